@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# dm-readbal: make (module), make check (every test), make demo.
+# The module is built against Debian's packaged kernel, never the host's:
+# KVER names it (tests/vm/kver asks apt), KDIR overrides the build tree.
+
+SHELL := /bin/bash
+KVER ?= $(shell tests/vm/kver 2>/dev/null)
+KDIR ?= /lib/modules/$(KVER)/build
+CACHE ?= /var/cache/dm-readbal
+LINUX_SRC ?= $(CACHE)/src/linux-source-6.1
+MODULE := dm-readbal/dm-readbal.ko
+MODULE_SRC := $(wildcard dm-readbal/*.[ch]) dm-readbal/Kbuild
+export KVER CACHE
+
+.PHONY: all module deps unit integration check demo checkpatch sparse clean
+
+all: module
+
+deps:
+	@tests/vm/install-deps
+
+module: $(MODULE)
+
+$(MODULE): $(MODULE_SRC)
+	@test -d "$(KDIR)" || { echo "no kernel build tree at $(KDIR): run 'make deps' (installs linux-headers-$(KVER)) or set KDIR=" >&2; exit 2; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/dm-readbal RB_WERROR=$(RB_WERROR) modules
+
+unit:
+	$(MAKE) -C tests/unit run
+
+integration: module
+	tests/vm/run tests/integration/*.sh
+
+# Every test, one summary line: "N passed, N failed".
+check: deps
+	@tests/check
+
+demo: deps module
+	tests/vm/run tests/demo/mixed-array.sh --show
+
+# Kernel style, with the checkpatch of Debian's linux-source-6.1.
+checkpatch: $(LINUX_SRC)/scripts/checkpatch.pl
+	$(LINUX_SRC)/scripts/checkpatch.pl --no-tree --strict -f dm-readbal/*.[ch]
+
+$(LINUX_SRC)/scripts/checkpatch.pl:
+	tests/style/linux-source
+
+sparse:
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/dm-readbal C=2 modules
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/dm-readbal clean 2>/dev/null || true
+	$(MAKE) -C tests/unit clean 2>/dev/null || true

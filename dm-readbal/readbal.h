@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dm-readbal: legs as the read policies see them, and the policy interface.
+ *
+ * This header is shared by the target core and by every policy file.  The
+ * policy files include nothing else, so that tests/unit can build the very
+ * same sources in user space against a thin shim of these few headers.
+ *
+ * The interface is modelled on dm-multipath's path selectors
+ * (drivers/md/dm-path-selector.h): a policy type is registered by name and
+ * provides create/destroy, select, optional start_io/end_io accounting and
+ * named knobs that are set by table line or message and printed by status.
+ */
+#ifndef DM_READBAL_H
+#define DM_READBAL_H
+
+#include <linux/types.h>
+#include <linux/atomic.h>
+#include <linux/kernel.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+/* Legs per mirror: an unsigned long holds a bitmask of them on 32-bit too. */
+#define RB_MAX_LEGS	16
+
+/* Bits of rb_leg.flags */
+#define RB_LEG_FAILED	0	/* never chosen for reads, not written */
+
+/* Per-CPU read statistics of a leg: no shared cache line on the fast path. */
+struct rb_leg_stats {
+	u64 reads;
+	u64 read_sectors;
+	u64 read_ns;		/* sum of read service times */
+};
+
+/*
+ * One leg of the mirror.  Fields a policy may read: index, nonrot,
+ * queue_depth, inflight, last_end, ewma_ns.  The core keeps them current.
+ */
+struct rb_leg {
+	/* written on every read: keep together */
+	atomic_t inflight;		/* reads issued and not yet ended */
+	sector_t last_end;		/* physical sector after the last read (READ_ONCE) */
+	u64 ewma_ns;			/* recent read service time, 1/8 weight (READ_ONCE) */
+	struct rb_leg_stats __percpu *stats;
+
+	/* set at construction */
+	unsigned int index;
+	bool nonrot;			/* bdev_nonrot() of the leg */
+	unsigned int queue_depth;	/* the leg queue's nr_requests */
+	unsigned long flags;		/* RB_LEG_* bits */
+	sector_t offset;		/* start of the mirror on the leg */
+	struct dm_dev *dev;		/* core only */
+};
+
+/* The legs of one mirror, as a policy sees them. */
+struct rb_set {
+	unsigned int nr_legs;
+	bool mixed;			/* both rotational and non-rotational legs */
+	struct rb_leg *legs;
+};
+
+/* One read to route. */
+struct rb_io {
+	sector_t sector;		/* physical sector, relative to each leg's offset */
+	unsigned int sectors;
+	unsigned long eligible;		/* bit n: leg n may serve this read */
+};
+
+struct rb_policy;
+
+struct rb_policy_type {
+	const char *name;
+	const char *const *knobs;	/* NULL terminated; table and status order */
+
+	/* Allocate p->context and set default knob values. */
+	int (*create)(struct rb_policy *p);
+	void (*destroy)(struct rb_policy *p);
+
+	/*
+	 * Set knob number @knob from @value; on a bad value return -EINVAL
+	 * with *error set, and change nothing.  Called while reads run.
+	 */
+	int (*set_knob)(struct rb_policy *p, unsigned int knob, const char *value,
+			char **error);
+	/* Print knob number @knob's current value. */
+	int (*show_knob)(struct rb_policy *p, unsigned int knob, char *buf,
+			 size_t len);
+
+	/*
+	 * Pick a leg for @io among io->eligible (never empty).  Lock free:
+	 * runs concurrently on every CPU.  Returns the leg index.
+	 */
+	unsigned int (*select)(struct rb_policy *p, const struct rb_io *io);
+
+	/* Optional accounting, called for reads routed by this policy. */
+	void (*start_io)(struct rb_policy *p, struct rb_leg *leg,
+			 const struct rb_io *io);
+	void (*end_io)(struct rb_policy *p, struct rb_leg *leg,
+		       const struct rb_io *io, u64 service_ns);
+};
+
+struct rb_policy {
+	const struct rb_policy_type *type;
+	struct rb_set *set;
+	void *context;
+};
+
+/* readbal-policy.c: the registry and knob helpers */
+const struct rb_policy_type *rb_policy_find(const char *name);
+const struct rb_policy_type *rb_policy_type_at(unsigned int i);
+int rb_policy_knob_index(const struct rb_policy_type *type, const char *name);
+unsigned int rb_policy_nr_knobs(const struct rb_policy_type *type);
+int rb_policy_parse_uint(const char *value, unsigned int min, unsigned int max,
+			 unsigned int *out, char **error);
+unsigned int rb_first_leg(unsigned long mask);
+unsigned int rb_next_leg(unsigned long mask, unsigned int after,
+			 unsigned int nr_legs);
+unsigned int rb_least_inflight(struct rb_set *set, unsigned long mask);
+
+/*
+ * Average read wait of the leg's block device from its disk statistics
+ * (part_stat nsecs/ios of reads): counts I/O from outside the mirror too.
+ * Defined by the target core; the unit-test shim provides its own.
+ */
+u64 rb_leg_disk_read_wait_ns(struct rb_leg *leg);
+
+static inline bool rb_leg_eligible(const struct rb_io *io, unsigned int leg)
+{
+	return io->eligible & (1UL << leg);
+}
+
+extern const struct rb_policy_type rb_policy_pid;
+extern const struct rb_policy_type rb_policy_roundrobin;
+extern const struct rb_policy_type rb_policy_latency;
+extern const struct rb_policy_type rb_policy_device;
+extern const struct rb_policy_type rb_policy_round_robin;
+
+#endif

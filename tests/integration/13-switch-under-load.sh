@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# 1000 policy and knob switches while fio writes and verifies: no verify
+# error, no I/O error, no stuck I/O.
+set -euo pipefail
+source tests/lib/common.sh
+source tests/lib/disks.sh
+source tests/lib/readbal.sh
+
+a=$(rb_disk a ssd size=64)
+b=$(rb_disk b hdd size=64)
+c=$(rb_disk c ram size=64)
+dm_create sw "$(rb_table "$(rb_sectors "$a")" roundrobin "" "$a" "$b" "$c")"
+dev=$(dm_dev sw)
+done_flag=/tmp/switches-done
+rm -f "$done_flag"
+
+# fio runs back to back until the switches are done; each run must pass.
+(
+	runs=0
+	while [ ! -e "$done_flag" ]; do
+		fio --name=v --filename="$dev" --size=32M --rw=randwrite --bsrange=4k-128k \
+			--direct=1 --ioengine=libaio --iodepth=16 --numjobs=1 \
+			--verify=crc32c --verify_backlog=32 --verify_fatal=1 \
+			--output-format=terse >/tmp/fio-v.out 2>&1 ||
+			{ echo "fio run $runs failed:"; cat /tmp/fio-v.out; exit 1; }
+		runs=$((runs + 1))
+	done
+	echo "fio: $runs verified runs"
+) &
+fio_pid=$!
+
+policies=("pid" "roundrobin" "latency" "device preferred 0" "round-robin"
+	  "roundrobin rot_nonlocal_inc 5" "device preferred 1,2"
+	  "round-robin min_contig_read 65536")
+for i in $(seq 0 999); do
+	if [ $((i % 4)) = 3 ]; then
+		# a knob of the active policy, when it has one
+		case $(rb_policy_of sw) in
+		roundrobin*) dmsetup message sw 0 set rot_nonlocal_inc $((i % 7)) ;;
+		device*) dmsetup message sw 0 set preferred $((i % 3)) ;;
+		round-robin*) dmsetup message sw 0 set min_contig_read $(((i % 8 + 1) * 4096)) ;;
+		*) dmsetup message sw 0 reset_stats ;;
+		esac
+	else
+		dmsetup message sw 0 policy ${policies[$((i % ${#policies[@]}))]}
+	fi
+done
+touch "$done_flag"
+wait "$fio_pid" || die "fio failed during policy switches"
+echo "status: $(rb_status sw)"
+for l in 0 1 2; do [ "$(rb_leg_inflight sw $l)" = 0 ] || die "leg $l has reads in flight after the load"; done
+dm_remove sw
+cmp "$a" "$b" && cmp "$a" "$c" || die "legs differ after the load"

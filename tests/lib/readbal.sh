@@ -1,0 +1,36 @@
+# shellcheck shell=bash
+# Guest helpers for readbal devices: table lines and status fields.
+# Status INFO (docs/readbal.rst):
+#   <#legs> <#leg fields> {<dev> <state> <inflight> <reads> <read sectors>
+#   <avg read us> <head>}... <policy> <#args> {<knob> <value>}...
+
+# rb_table SECTORS POLICY "KNOB VALUE..." DEV...: a readbal table line.
+rb_table() {
+	local sectors=$1 policy=$2 args=$3 dev nargs=0 line
+	shift 3
+	line="0 $sectors readbal $#"
+	for dev in "$@"; do line+=" $dev 0"; done
+	[ -n "$args" ] && nargs=$(wc -w <<<"$args")
+	line+=" $policy $nargs${args:+ $args}"
+	echo "$line"
+}
+
+# rb_sectors DEV: size of a block device in 512-byte sectors.
+rb_sectors() { blockdev --getsz "$1"; }
+
+# rb_status NAME: the status INFO line's parameters (after "start len readbal").
+rb_status() { dmsetup status "$1" | cut -d' ' -f4-; }
+
+# rb_leg_field NAME LEG FIELD: field FIELD (0 = dev .. 6 = head) of leg LEG.
+rb_leg_field() {
+	rb_status "$1" | awk -v leg="$2" -v f="$3" '{ print $(3 + leg * $2 + f) }'
+}
+rb_leg_reads() { rb_leg_field "$1" "$2" 3; }
+rb_leg_state() { rb_leg_field "$1" "$2" 1; }
+rb_leg_inflight() { rb_leg_field "$1" "$2" 2; }
+
+# rb_policy_of NAME: "<policy> <#args> <knob> <value>..." from status.
+rb_policy_of() { rb_status "$1" | awk '{ n = 3 + $1 * $2; for (i = n; i <= NF; i++) printf "%s%s", $i, (i < NF ? " " : "\n") }'; }
+
+# rb_read_direct DEV MB [SKIP_MB]: read MB MiB with O_DIRECT.
+rb_read_direct() { dd if="$1" of=/dev/null bs=1M count="$2" skip="${3:-0}" iflag=direct status=none; }
