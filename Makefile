@@ -8,12 +8,11 @@ SHELL := /bin/bash
 KVER ?= $(shell tests/vm/kver 2>/dev/null)
 KDIR ?= /lib/modules/$(KVER)/build
 CACHE ?= /var/cache/dm-readbal
-LINUX_SRC ?= $(CACHE)/src/linux-source-6.1
 MODULE := dm-readbal/dm-readbal.ko
 MODULE_SRC := $(wildcard dm-readbal/*.[ch]) dm-readbal/Kbuild
 export KVER CACHE
 
-.PHONY: all module deps unit integration check demo checkpatch sparse clean
+.PHONY: all module deps unit integration check demo checkpatch sparse style clean
 
 all: module
 
@@ -40,14 +39,9 @@ demo: deps module
 	tests/vm/run tests/demo/mixed-array.sh --show
 
 # Kernel style, with the checkpatch of Debian's linux-source-6.1.
-checkpatch: $(LINUX_SRC)/scripts/checkpatch.pl
-	$(LINUX_SRC)/scripts/checkpatch.pl --no-tree --strict -f dm-readbal/*.[ch]
-
-$(LINUX_SRC)/scripts/checkpatch.pl:
-	tests/style/linux-source
-
-sparse:
-	$(MAKE) -C $(KDIR) M=$(CURDIR)/dm-readbal C=2 modules
+# Kernel style: W=1 -Werror build, sparse, checkpatch of Debian's linux-source-6.1.
+checkpatch sparse style:
+	tests/style/run
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/dm-readbal clean 2>/dev/null || true

@@ -66,11 +66,17 @@ static bool rb_leg_alive(struct readbal_c *rc, unsigned int leg)
 u64 rb_leg_disk_read_wait_ns(struct rb_leg *leg)
 {
 	struct block_device *bdev = leg->dev->bdev;
-	unsigned long ios = part_stat_read(bdev, ios[STAT_READ]);
+	unsigned long now = jiffies, ios;
+	u64 wait = 0;
 
-	if (!ios)
-		return 0;
-	return div64_u64(part_stat_read(bdev, nsecs[STAT_READ]), ios);
+	if (READ_ONCE(leg->disk_wait_stamp) == now)
+		return READ_ONCE(leg->disk_wait_ns);
+	ios = part_stat_read(bdev, ios[STAT_READ]);
+	if (ios)
+		wait = div64_u64(part_stat_read(bdev, nsecs[STAT_READ]), ios);
+	WRITE_ONCE(leg->disk_wait_ns, wait);
+	WRITE_ONCE(leg->disk_wait_stamp, now);
+	return wait;
 }
 
 static void rb_leg_sum_stats(struct rb_leg *leg, struct rb_leg_stats *sum)
@@ -236,7 +242,9 @@ static int rb_parse_leg(struct readbal_c *rc, struct dm_arg_set *as,
 	leg->index = i;
 	leg->offset = offset;
 	leg->nonrot = bdev_nonrot(leg->dev->bdev);
-	leg->queue_depth = bdev_get_queue(leg->dev->bdev)->nr_requests;
+	/* roundrobin never finds room below a depth of 0 */
+	leg->queue_depth = bdev_get_queue(leg->dev->bdev)->nr_requests ?: 1;
+	leg->disk_wait_stamp = jiffies - 1;
 	leg->stats = alloc_percpu(struct rb_leg_stats);
 	if (!leg->stats) {
 		ti->error = "Cannot allocate leg statistics";
@@ -714,18 +722,18 @@ static int readbal_message(struct dm_target *ti, unsigned int argc,
 	int r = -EINVAL;
 
 	mutex_lock(&rc->lock);
-	if (!strcasecmp(cmd, "policy") && argc >= 2)
+	if (!strcasecmp(cmd, "policy") && argc >= 2) {
 		r = rb_msg_policy(rc, argc, argv);
-	else if (!strcasecmp(cmd, "set") && argc >= 3 && argc % 2)
+	} else if (!strcasecmp(cmd, "set") && argc >= 3 && argc % 2) {
 		r = rb_msg_set(rc, argc, argv);
-	else if (!strcasecmp(cmd, "reset_stats") && argc == 1) {
+	} else if (!strcasecmp(cmd, "reset_stats") && argc == 1) {
 		rb_msg_reset_stats(rc);
 		r = 0;
-	} else if (!strcasecmp(cmd, "fail_leg") && argc == 2)
+	} else if (!strcasecmp(cmd, "fail_leg") && argc == 2) {
 		r = rb_msg_fail_leg(rc, argv[1]);
-	else if (!strcasecmp(cmd, "list_policies") && argc == 1) {
+	} else if (!strcasecmp(cmd, "list_policies") && argc == 1) {
 		rb_msg_list_policies(result, maxlen);
-		r = 1;
+		r = 1;	/* the result buffer holds the answer */
 	} else if (!strcasecmp(cmd, "list_knobs") && argc <= 2) {
 		r = rb_msg_list_knobs(rc, argc == 2 ? argv[1] : NULL,
 				      result, maxlen);

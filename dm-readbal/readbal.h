@@ -53,6 +53,10 @@ struct rb_leg {
 	unsigned long flags;		/* RB_LEG_* bits */
 	sector_t offset;		/* start of the mirror on the leg */
 	struct dm_dev *dev;		/* core only */
+
+	/* rb_leg_disk_read_wait_ns() cache: part_stat sums every CPU */
+	u64 disk_wait_ns;
+	unsigned long disk_wait_stamp;	/* jiffies of disk_wait_ns */
 };
 
 /* The legs of one mirror, as a policy sees them. */
@@ -85,7 +89,7 @@ struct rb_policy_type {
 	 */
 	int (*set_knob)(struct rb_policy *p, unsigned int knob, const char *value,
 			char **error);
-	/* Print knob number @knob's current value. */
+	/* Print knob number @knob's value; returns the length printed. */
 	int (*show_knob)(struct rb_policy *p, unsigned int knob, char *buf,
 			 size_t len);
 
@@ -123,7 +127,8 @@ unsigned int rb_least_inflight(struct rb_set *set, unsigned long mask);
 /*
  * Average read wait of the leg's block device from its disk statistics
  * (part_stat nsecs/ios of reads): counts I/O from outside the mirror too.
- * Defined by the target core; the unit-test shim provides its own.
+ * Refreshed at most once a jiffy.  Defined by the target core; the
+ * unit-test shim provides its own.
  */
 u64 rb_leg_disk_read_wait_ns(struct rb_leg *leg);
 
