@@ -35,8 +35,22 @@ struct readbal_c {
 	struct mutex lock;		/* serialises messages and policy changes */
 	struct bio_set clones;		/* write clones, one per leg */
 	struct work_struct event_work;	/* dm_table_event() may sleep */
+	struct workqueue_struct *wq;	/* read retries */
+	struct work_struct retry_work;
+	spinlock_t retry_lock;		/* error path only */
+	struct bio_list retries;
 	struct rb_leg_stats *baseline;	/* counters at the last reset_stats */
 	struct rb_leg legs[];
+};
+
+/*
+ * What a read needs to be sent again after a leg failed it: the fields
+ * dm-bio-record.h saves (that header is not in the headers packages).
+ */
+struct rb_bio_record {
+	unsigned long flags;
+	struct bvec_iter iter;
+	int remaining;
 };
 
 /* Per-bio data of every bio the target maps. */
@@ -46,6 +60,8 @@ struct rb_bio {
 	u64 start_ns;
 	struct rb_io io;
 	unsigned int leg;		/* the leg a read went to */
+	unsigned long tried;		/* read: legs that failed it */
+	struct rb_bio_record record;	/* read: the bio as mapped */
 	atomic_t pending;		/* write clones not yet ended */
 	unsigned long failed;		/* write: legs that failed it */
 	blk_status_t status;		/* write: an error a leg returned */
@@ -57,6 +73,8 @@ struct rb_clone {
 	unsigned int leg;
 	struct bio clone;
 };
+
+static void rb_retry_work(struct work_struct *work);
 
 static bool rb_leg_alive(struct readbal_c *rc, unsigned int leg)
 {
@@ -127,12 +145,27 @@ static void rb_fail_leg(struct readbal_c *rc, unsigned int i, const char *why)
  * Policies
  */
 
+/* A policy and what frees it once no read can still see it. */
+struct rb_policy_box {
+	struct rb_policy p;
+	struct rcu_work free_work;
+};
+
 static void rb_policy_free(struct rb_policy *p)
 {
 	if (!p)
 		return;
 	p->type->destroy(p);
-	kfree(p);
+	kfree(container_of(p, struct rb_policy_box, p));
+}
+
+static void rb_policy_free_work(struct work_struct *work)
+{
+	struct rb_policy_box *box = container_of(to_rcu_work(work),
+						 struct rb_policy_box,
+						 free_work);
+
+	rb_policy_free(&box->p);
 }
 
 /*
@@ -144,6 +177,7 @@ static struct rb_policy *rb_policy_new(struct readbal_c *rc,
 				       unsigned int argc, char **argv,
 				       char **error)
 {
+	struct rb_policy_box *box;
 	struct rb_policy *p;
 	unsigned int i;
 	int knob, r;
@@ -152,16 +186,18 @@ static struct rb_policy *rb_policy_new(struct readbal_c *rc,
 		*error = "Policy arguments must be <knob> <value> pairs";
 		return ERR_PTR(-EINVAL);
 	}
-	p = kzalloc(sizeof(*p), GFP_KERNEL);
-	if (!p) {
+	box = kzalloc(sizeof(*box), GFP_KERNEL);
+	if (!box) {
 		*error = "Cannot allocate policy";
 		return ERR_PTR(-ENOMEM);
 	}
+	INIT_RCU_WORK(&box->free_work, rb_policy_free_work);
+	p = &box->p;
 	p->type = type;
 	p->set = &rc->set;
 	r = type->create(p);
 	if (r) {
-		kfree(p);
+		kfree(box);
 		*error = "Cannot create policy";
 		return ERR_PTR(r);
 	}
@@ -312,6 +348,10 @@ static void readbal_dtr(struct dm_target *ti)
 	unsigned int i;
 
 	flush_work(&rc->event_work);
+	if (rc->wq) {
+		rcu_barrier();	/* queues the old policies' free_work */
+		destroy_workqueue(rc->wq);
+	}
 	rb_policy_free(rcu_dereference_protected(rc->policy, 1));
 	for (i = 0; i < rc->set.nr_legs; i++) {
 		if (rc->legs[i].dev)
@@ -346,7 +386,17 @@ static int readbal_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	rc->set.legs = rc->legs;
 	mutex_init(&rc->lock);
 	INIT_WORK(&rc->event_work, rb_event_work);
+	INIT_WORK(&rc->retry_work, rb_retry_work);
+	spin_lock_init(&rc->retry_lock);
+	bio_list_init(&rc->retries);
 	ti->private = rc;
+
+	rc->wq = alloc_workqueue("kreadbald", WQ_MEM_RECLAIM, 0);
+	if (!rc->wq) {
+		ti->error = "Cannot allocate workqueue";
+		r = -ENOMEM;
+		goto bad;
+	}
 
 	rc->baseline = kcalloc(nr_legs, sizeof(*rc->baseline), GFP_KERNEL);
 	if (!rc->baseline) {
@@ -396,18 +446,13 @@ bad:
  * Reads
  */
 
-static int rb_map_read(struct readbal_c *rc, struct bio *bio,
-		       struct rb_bio *pb)
+/* Send a read to the leg the policy picks among pb->io.eligible. */
+static void rb_route_read(struct readbal_c *rc, struct bio *bio,
+			  struct rb_bio *pb)
 {
 	struct rb_policy *p;
 	struct rb_leg *leg;
 	unsigned int i;
-
-	pb->io.sector = dm_target_offset(rc->ti, bio->bi_iter.bi_sector);
-	pb->io.sectors = bio_sectors(bio);
-	pb->io.eligible = READ_ONCE(rc->alive);
-	if (unlikely(!pb->io.eligible))
-		return DM_MAPIO_KILL;
 
 	rcu_read_lock();
 	p = rcu_dereference(rc->policy);
@@ -427,7 +472,80 @@ static int rb_map_read(struct readbal_c *rc, struct bio *bio,
 	pb->start_ns = ktime_get_ns();
 	bio_set_dev(bio, leg->dev->bdev);
 	bio->bi_iter.bi_sector = leg->offset + pb->io.sector;
+}
+
+static int rb_map_read(struct readbal_c *rc, struct bio *bio,
+		       struct rb_bio *pb)
+{
+	pb->io.sector = dm_target_offset(rc->ti, bio->bi_iter.bi_sector);
+	pb->io.sectors = bio_sectors(bio);
+	pb->io.eligible = READ_ONCE(rc->alive);
+	if (unlikely(!pb->io.eligible))
+		return DM_MAPIO_KILL;
+	pb->tried = 0;
+	pb->record.flags = bio->bi_flags;
+	pb->record.iter = bio->bi_iter;
+	pb->record.remaining = atomic_read(&bio->__bi_remaining);
+	rb_route_read(rc, bio, pb);
 	return DM_MAPIO_REMAPPED;
+}
+
+/*
+ * Read errors: the read goes again to a healthy leg that has not failed
+ * it, from the worker (dm-raid1 does the same); only when every healthy
+ * leg failed it does the caller see the error.
+ */
+static void rb_retry_work(struct work_struct *work)
+{
+	struct readbal_c *rc = container_of(work, struct readbal_c, retry_work);
+	struct bio_list bios;
+	struct rb_bio *pb;
+	struct bio *bio;
+
+	spin_lock_irq(&rc->retry_lock);
+	bios = rc->retries;
+	bio_list_init(&rc->retries);
+	spin_unlock_irq(&rc->retry_lock);
+
+	while ((bio = bio_list_pop(&bios))) {
+		pb = dm_per_bio_data(bio, sizeof(*pb));
+		pb->io.eligible = READ_ONCE(rc->alive) & ~pb->tried;
+		if (!pb->io.eligible) {
+			DMERR_LIMIT("%s: read error at sector %llu (+%u) on every leg",
+				    dm_table_device_name(rc->ti->table),
+				    (u64)pb->io.sector, pb->io.sectors);
+			pb->policy = NULL;	/* end_io: nothing to account */
+			bio_endio(bio);		/* bi_status holds the error */
+			continue;
+		}
+		bio->bi_flags = pb->record.flags;
+		bio->bi_iter = pb->record.iter;
+		atomic_set(&bio->__bi_remaining, pb->record.remaining);
+		bio->bi_status = BLK_STS_OK;
+		rb_route_read(rc, bio, pb);
+		submit_bio_noacct(bio);
+	}
+}
+
+/* end_io of a failed read: returns true if it was queued for a retry. */
+static bool rb_queue_retry(struct readbal_c *rc, struct bio *bio,
+			   struct rb_bio *pb, blk_status_t error)
+{
+	unsigned long flags;
+
+	/* Read-ahead may fail; nowait reads must not wait for a retry. */
+	if ((bio->bi_opf & REQ_RAHEAD) || error == BLK_STS_AGAIN)
+		return false;
+	DMERR_LIMIT("%s: read error %d at sector %llu (+%u) on leg %u (%s), trying another leg",
+		    dm_table_device_name(rc->ti->table),
+		    blk_status_to_errno(error), (u64)pb->io.sector,
+		    pb->io.sectors, pb->leg, rc->legs[pb->leg].dev->name);
+	pb->tried |= 1UL << pb->leg;
+	spin_lock_irqsave(&rc->retry_lock, flags);
+	bio_list_add(&rc->retries, bio);
+	spin_unlock_irqrestore(&rc->retry_lock, flags);
+	queue_work(rc->wq, &rc->retry_work);
+	return true;
 }
 
 static void rb_end_read(struct readbal_c *rc, struct rb_bio *pb)
@@ -550,8 +668,11 @@ static int readbal_end_io(struct dm_target *ti, struct bio *bio,
 	struct readbal_c *rc = ti->private;
 	struct rb_bio *pb = dm_per_bio_data(bio, sizeof(*pb));
 
-	if (bio_op(bio) == REQ_OP_READ && pb->policy)
-		rb_end_read(rc, pb);
+	if (bio_op(bio) != REQ_OP_READ || !pb->policy)
+		return DM_ENDIO_DONE;
+	rb_end_read(rc, pb);
+	if (unlikely(*error) && rb_queue_retry(rc, bio, pb, *error))
+		return DM_ENDIO_INCOMPLETE;
 	return DM_ENDIO_DONE;
 }
 
@@ -617,7 +738,11 @@ static void readbal_status(struct dm_target *ti, status_type_t type,
  * Messages
  */
 
-/* Replace the active policy; reads keep flowing through the old one. */
+/*
+ * Replace the active policy.  Reads keep flowing: those that found the old
+ * one finish with it, and it is freed after an RCU grace period, without
+ * making the message wait for one.
+ */
 static int rb_msg_policy(struct readbal_c *rc, unsigned int argc, char **argv)
 {
 	const struct rb_policy_type *type = rb_policy_find(argv[1]);
@@ -635,8 +760,8 @@ static int rb_msg_policy(struct readbal_c *rc, unsigned int argc, char **argv)
 		return PTR_ERR(p);
 	}
 	old = rcu_replace_pointer(rc->policy, p, lockdep_is_held(&rc->lock));
-	synchronize_rcu();
-	rb_policy_free(old);
+	queue_rcu_work(rc->wq, &container_of(old, struct rb_policy_box,
+					     p)->free_work);
 	return 0;
 }
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # 1000 policy and knob switches while fio writes and verifies: no verify
 # error, no I/O error, no stuck I/O.
+# vm-timeout: 600
 set -euo pipefail
 source tests/lib/common.sh
 source tests/lib/disks.sh
@@ -32,19 +33,26 @@ fio_pid=$!
 policies=("pid" "roundrobin" "latency" "device preferred 0" "round-robin"
 	  "roundrobin rot_nonlocal_inc 5" "device preferred 1,2"
 	  "round-robin min_contig_read 65536")
+start=$SECONDS
+active=pid
 for i in $(seq 0 999); do
 	if [ $((i % 4)) = 3 ]; then
 		# a knob of the active policy, when it has one
-		case $(rb_policy_of sw) in
-		roundrobin*) dmsetup message sw 0 set rot_nonlocal_inc $((i % 7)) ;;
-		device*) dmsetup message sw 0 set preferred $((i % 3)) ;;
-		round-robin*) dmsetup message sw 0 set min_contig_read $(((i % 8 + 1) * 4096)) ;;
+		case $active in
+		roundrobin) dmsetup message sw 0 set rot_nonlocal_inc $((i % 7)) ;;
+		device) dmsetup message sw 0 set preferred $((i % 3)) ;;
+		round-robin) dmsetup message sw 0 set min_contig_read $(((i % 8 + 1) * 4096)) ;;
 		*) dmsetup message sw 0 reset_stats ;;
 		esac
 	else
-		dmsetup message sw 0 policy ${policies[$((i % ${#policies[@]}))]}
+		p=${policies[$((i % ${#policies[@]}))]}
+		# shellcheck disable=SC2086
+		dmsetup message sw 0 policy $p
+		active=${p%% *}
 	fi
+	[ $((i % 100)) != 99 ] || echo "$((i + 1)) switches in $((SECONDS - start)) s"
 done
+[ "$(rb_policy_of sw | cut -d' ' -f1)" = "$active" ] || die "active policy is not $active"
 touch "$done_flag"
 wait "$fio_pid" || die "fio failed during policy switches"
 echo "status: $(rb_status sw)"

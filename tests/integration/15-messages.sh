@@ -12,8 +12,10 @@ c=$(rb_disk c ram size=32)
 dm_create m "$(rb_table "$(rb_sectors "$a")" roundrobin "" "$a" "$b" "$c")"
 dev=$(dm_dev m)
 
-[ "$(dmsetup message m 0 list_policies)" = "pid roundrobin latency device round-robin" ] ||
-	die "list_policies: $(dmsetup message m 0 list_policies)"
+policies=$(dmsetup message m 0 list_policies)
+for p in pid roundrobin latency device round-robin; do
+	grep -qw -- "$p" <<<"$policies" || die "list_policies lacks $p: $policies"
+done
 [ "$(dmsetup message m 0 list_knobs)" = "nonlocal_inc_mixed_only rot_nonlocal_inc nonrot_nonlocal_inc" ] ||
 	die "list_knobs: $(dmsetup message m 0 list_knobs)"
 [ "$(dmsetup message m 0 list_knobs round-robin)" = min_contig_read ] || die "list_knobs round-robin"

@@ -7,6 +7,7 @@ source tests/lib/disks.sh
 source tests/lib/readbal.sh
 
 # Loop legs over tmpfs files take flush, discard and write-zeroes.
+modprobe loop
 legs=()
 for i in 0 1 2; do
 	truncate -s 64M "/tmp/leg$i.img"
