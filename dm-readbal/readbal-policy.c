@@ -13,6 +13,9 @@ static const struct rb_policy_type *const rb_policies[] = {
 	&rb_policy_latency,
 	&rb_policy_device,
 	&rb_policy_round_robin,
+	&rb_policy_md,
+	&rb_policy_zfs,
+	&rb_policy_hst,
 };
 
 const struct rb_policy_type *rb_policy_type_at(unsigned int i)

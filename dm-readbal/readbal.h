@@ -142,5 +142,8 @@ extern const struct rb_policy_type rb_policy_roundrobin;
 extern const struct rb_policy_type rb_policy_latency;
 extern const struct rb_policy_type rb_policy_device;
 extern const struct rb_policy_type rb_policy_round_robin;
+extern const struct rb_policy_type rb_policy_md;
+extern const struct rb_policy_type rb_policy_zfs;
+extern const struct rb_policy_type rb_policy_hst;
 
 #endif

@@ -10,6 +10,7 @@
 
 static const char *const expected[] = {
 	"pid", "roundrobin", "latency", "device", "round-robin",
+	"md", "zfs", "hst",
 };
 
 static unsigned int nr_types(void)

@@ -6,6 +6,7 @@
  *   shim_cpu		the CPU this_cpu_*() acts on (SHIM_NR_CPUS of them)
  *   shim_current	what `current` points to (pid)
  *   shim_disk_wait_ns	rb_leg_disk_read_wait_ns() by leg index
+ *   shim_now_ns	what ktime_get_ns() returns (the simulator's clock)
  *   shim_fail_alloc_in	n > 0: the n-th allocation from now returns NULL
  *   shim_live_allocs	allocations not yet freed (leak check)
  */
@@ -178,6 +179,14 @@ struct task_struct {
 };
 extern struct task_struct shim_current;
 #define current	(&shim_current)
+
+/* linux/ktime.h: time stands still unless a test or the simulator moves it */
+extern u64 shim_now_ns;
+
+static inline u64 ktime_get_ns(void)
+{
+	return shim_now_ns;
+}
 
 /* the target core's rb_leg_disk_read_wait_ns(), by leg index */
 #define SHIM_MAX_LEGS	64

@@ -7,6 +7,7 @@ int shim_live_allocs;
 unsigned int shim_cpu;
 struct task_struct shim_current = { .pid = 1 };
 u64 shim_disk_wait_ns[SHIM_MAX_LEGS];
+u64 shim_now_ns;
 
 u64 rb_leg_disk_read_wait_ns(struct rb_leg *leg)
 {

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The regression gate: tools/sim runs the registered policies on fixed
+ * seeds, and these facts about how they rank must keep holding.  A policy
+ * change that loses ground fails `make check`.
+ *
+ * A fact is one table row.  "*" as profile or workload means every one of
+ * the gate's; "*" as the worse policy means every other registered policy.
+ * So the adaptive policy's promise (issue 7: at least every other policy,
+ * everywhere, within 5%) is the one row
+ *
+ *	{ RANK, "*", "*", "adaptive", "*", 0.05 },
+ *
+ * and its targets are FLOOR rows (fraction of the physical limit) and
+ * BEST_LEG rows (fraction of the fastest leg alone).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+
+#define GATE_SECONDS	3
+#define GATE_SEED	1
+#define MAX_RUNS	1024
+
+enum kind {
+	RANK,		/* better >= worse * (1 - tol) */
+	FLOOR,		/* better >= tol * the physical limit */
+	BEST_LEG,	/* better >= tol * the fastest leg alone */
+};
+
+struct fact {
+	enum kind kind;
+	const char *profile, *workload;
+	const char *better, *worse;
+	double tol;
+};
+
+static const struct fact facts[] = {
+	/* the issue's examples */
+	{ RANK, "2hdd+ssd", "randread-qd1", "latency", "pid", 0.02 },
+	{ RANK, "3hdd", "seqread-8job", "md", "pid", 0.02 },
+	{ RANK, "3hdd", "seqread-8job", "roundrobin", "pid", 0.02 },
+	/* measured on slowed null_blk: md reaches the limit with 8 readers */
+	{ FLOOR, "*", "seqread-8job", "md", NULL, 0.95 },
+	/* load-aware beats load-blind at depth */
+	{ RANK, "2hdd+ssd", "randread-qd32", "md", "latency", 0.02 },
+	{ RANK, "3hdd", "randread-qd32", "zfs", "round-robin", 0.02 },
+	{ RANK, "2ram", "randread-qd32", "md", "roundrobin", 0.02 },
+	{ RANK, "ssd+nvme", "randread-qd32", "hst", "pid", 0.02 },
+	/* who knows the fast leg at QD1 */
+	{ BEST_LEG, "2hdd+ssd", "randread-qd1", "latency", NULL, 0.95 },
+	{ BEST_LEG, "2hdd-seek+ssd", "randread-qd1", "zfs", NULL, 0.95 },
+	{ RANK, "2hdd+ssd", "randread-qd1", "zfs", "md", 0.02 },
+	{ RANK, "ssd+nvme", "randread-qd1", "hst", "zfs", 0.02 },
+	{ RANK, "nvme+remote", "randread-qd1", "latency", "zfs", 0.02 },
+	{ RANK, "2hdd+ssd", "seqread-1job", "latency", "md", 0.02 },
+	/* the seek model: md's nearest head and stickiness */
+	{ RANK, "3hdd-seek", "randread-qd32", "md", "pid", 0.02 },
+	{ RANK, "3hdd-seek", "seqread-8job", "md", "pid", 0.02 },
+};
+
+static const char *const gate_workloads[] = {
+	"seqread-1job", "seqread-8job", "randread-qd1", "randread-qd32",
+};
+
+/* Results, run once each: (profile, workload, policy or leg alone). */
+struct run {
+	char profile[32], workload[32], policy[32];
+	int alone;
+	struct sim_result r;
+};
+
+static struct run runs[MAX_RUNS];
+static unsigned int nr_runs;
+
+static int config(struct sim_config *cfg, const char *profile,
+		  const char *workload)
+{
+	char err[256];
+
+	if (sim_config_init(cfg, profile, workload, "guest", false, err,
+			    sizeof(err))) {
+		print_message("gate: %s\n", err);
+		return -1;
+	}
+	cfg->seconds = GATE_SECONDS;
+	cfg->seed = GATE_SEED;
+	return 0;
+}
+
+static const struct sim_result *result(const char *profile,
+				       const char *workload,
+				       const char *policy, int alone)
+{
+	struct sim_config cfg;
+	struct run *run;
+	char err[256];
+	unsigned int i;
+
+	for (i = 0; i < nr_runs; i++) {
+		run = &runs[i];
+		if (!strcmp(run->profile, profile) &&
+		    !strcmp(run->workload, workload) && run->alone == alone &&
+		    !strcmp(run->policy, policy ? policy : ""))
+			return &run->r;
+	}
+	if (nr_runs == MAX_RUNS || config(&cfg, profile, workload))
+		return NULL;
+	run = &runs[nr_runs];
+	if (sim_run(&cfg, policy, alone, &run->r, err, sizeof(err))) {
+		print_message("gate: %s %s %s: %s\n", profile, workload,
+			      policy ? policy : "(leg alone)", err);
+		return NULL;
+	}
+	snprintf(run->profile, sizeof(run->profile), "%s", profile);
+	snprintf(run->workload, sizeof(run->workload), "%s", workload);
+	snprintf(run->policy, sizeof(run->policy), "%s", policy ? policy : "");
+	run->alone = alone;
+	nr_runs++;
+	return &run->r;
+}
+
+/*
+ * The fastest leg alone, or the physical limit as rbsim prints it: the
+ * legs' reads add up, writes are bounded by the slowest leg's.
+ */
+static double legs_alone(const char *profile, const char *workload,
+			 bool best)
+{
+	const struct sim_result *r;
+	struct sim_config cfg;
+	double reads = 0, writes = 0, max = 0;
+	unsigned int i;
+
+	if (config(&cfg, profile, workload))
+		return -1;
+	for (i = 0; i < cfg.nr_legs; i++) {
+		r = result(profile, workload, NULL, (int)i);
+		if (!r)
+			return -1;
+		reads += r->read_mibps;
+		if (!i || r->mibps - r->read_mibps < writes)
+			writes = r->mibps - r->read_mibps;
+		if (r->mibps > max)
+			max = r->mibps;
+	}
+	return best ? max : reads + writes;
+}
+
+/* The i-th profile, workload, worse policy a fact covers; NULL past the end */
+static const char *fact_profile(const struct fact *f, unsigned int i)
+{
+	if (strcmp(f->profile, "*"))
+		return i ? NULL : f->profile;
+	return sim_profile_name(i);
+}
+
+static const char *fact_workload(const struct fact *f, unsigned int i)
+{
+	if (strcmp(f->workload, "*"))
+		return i ? NULL : f->workload;
+	return i < sizeof(gate_workloads) / sizeof(gate_workloads[0]) ?
+	       gate_workloads[i] : NULL;
+}
+
+static const char *fact_worse(const struct fact *f, unsigned int i)
+{
+	if (strcmp(f->worse, "*"))
+		return i ? NULL : f->worse;
+	return sim_policy_name(i);
+}
+
+/* One (profile, workload) of a fact; returns the failures. */
+static unsigned int check(const struct fact *f, const char *profile,
+			  const char *workload)
+{
+	const struct sim_result *a, *b;
+	unsigned int i, failed = 0;
+	double bound;
+	const char *worse;
+
+	a = result(profile, workload, f->better, -1);
+	if (!a)
+		return 1;
+	if (f->kind != RANK) {
+		bound = legs_alone(profile, workload, f->kind == BEST_LEG);
+		if (bound >= 0 && a->mibps >= f->tol * bound)
+			return 0;
+		print_message("  %s %s: %s %.2f MiB/s < %.2f x %s %.2f\n",
+			      profile, workload, f->better, a->mibps, f->tol,
+			      f->kind == FLOOR ? "limit" : "fastest leg",
+			      bound);
+		return 1;
+	}
+	for (i = 0; (worse = fact_worse(f, i)); i++) {
+		if (!strcmp(worse, f->better))
+			continue;
+		b = result(profile, workload, worse, -1);
+		if (!b)
+			return failed + 1;
+		if (a->mibps >= b->mibps * (1 - f->tol))
+			continue;
+		print_message("  %s %s: %s %.2f MiB/s < %s %.2f - %.0f%%\n",
+			      profile, workload, f->better, a->mibps, worse,
+			      b->mibps, f->tol * 100);
+		failed++;
+	}
+	return failed;
+}
+
+static void test_fact(void **state)
+{
+	const struct fact *f = *state;
+	const char *p, *w;
+	unsigned int i, j, failed = 0;
+
+	for (i = 0; (p = fact_profile(f, i)); i++)
+		for (j = 0; (w = fact_workload(f, j)); j++)
+			failed += check(f, p, w);
+	assert_int_equal(failed, 0);
+}
+
+int main(void)
+{
+	enum { N = sizeof(facts) / sizeof(facts[0]) };
+	static struct CMUnitTest tests[N];
+	static char names[N][160];
+	static const char *const kinds[] = {
+		[RANK] = ">=", [FLOOR] = ">= limit x", [BEST_LEG] =
+			">= fastest leg x",
+	};
+	unsigned int i;
+
+	for (i = 0; i < N; i++) {
+		const struct fact *f = &facts[i];
+		char bound[32];
+
+		if (f->kind == RANK)
+			snprintf(bound, sizeof(bound), "%s (-%.0f%%)", f->worse,
+				 f->tol * 100);
+		else
+			snprintf(bound, sizeof(bound), "%.2f", f->tol);
+		snprintf(names[i], sizeof(names[i]), "%s %s: %s %s %s",
+			 f->profile, f->workload, f->better, kinds[f->kind],
+			 bound);
+		tests[i].name = names[i];
+		tests[i].test_func = test_fact;
+		tests[i].initial_state = (void *)f;
+	}
+	return _cmocka_run_group_tests("sim-gate", tests, N, NULL, NULL);
+}

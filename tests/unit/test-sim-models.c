@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tools/sim: the leg models against their own arithmetic and the
+ * benchmark's calibration targets, and the core emulation (pid per job,
+ * writes to every leg, bios cut at 1 MiB, knobs, slowdowns, determinism).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "sim.h"
+
+#define SECONDS	2
+
+static struct sim_config cfg_of(const char *profile, const char *workload,
+				const char *scale)
+{
+	struct sim_config cfg;
+	char err[256];
+
+	assert_int_equal(sim_config_init(&cfg, profile, workload, scale,
+					 false, err, sizeof(err)), 0);
+	cfg.seconds = SECONDS;
+	return cfg;
+}
+
+static struct sim_result run(const struct sim_config *cfg,
+			     const char *policy, int alone)
+{
+	struct sim_result r;
+	char err[256];
+
+	assert_int_equal(sim_run(cfg, policy, alone, &r, err, sizeof(err)),
+			 0);
+	return r;
+}
+
+static void assert_near(double got, double want, double rel)
+{
+	if (got < want * (1 - rel) || got > want * (1 + rel))
+		fail_msg("%.3f is not within %.0f%% of %.3f", got, rel * 100,
+			 want);
+}
+
+/* null_blk-like leg at QD1: one latency plus one transfer per read. */
+static void test_pipe_qd1(void **state)
+{
+	struct sim_config cfg = cfg_of("2hdd+ssd", "randread-qd1", "guest");
+	struct sim_result r = run(&cfg, NULL, 2);
+
+	assert_near(r.iops, 1e9 / (200e3 + 4096 * 1e9 / (75 * 1048576.0)),
+		    0.01);
+	assert_near(r.p50_us, 252, 0.02);
+}
+
+/* Slots bound the reads in flight; the rate caps the transfers. */
+static void test_pipe_slots_and_rate(void **state)
+{
+	struct sim_config cfg = cfg_of("3hdd", "randread-qd32", "guest");
+	struct sim_result r = run(&cfg, NULL, 0);
+
+	/* 4 slots, each busy 2 ms + 4 KiB at 25 MiB/s */
+	assert_near(r.iops, 4 * 1e9 / (2000e3 + 4096 * 1e9 / (25 * 1048576.0)),
+		    0.02);
+	cfg = cfg_of("ssd+nvme", "seqread-8job", "guest");
+	r = run(&cfg, NULL, 1);
+	assert_near(r.mibps, 120, 0.01);
+}
+
+/* Issue 6's calibration: 75-150 IOPS, sequential near the media rate. */
+static void test_hdd_seek_calibration(void **state)
+{
+	struct sim_config cfg = cfg_of("3hdd-seek", "randread-qd1", "guest");
+	struct sim_result r = run(&cfg, NULL, 0);
+
+	assert_true(r.iops >= 75 && r.iops <= 150);
+	assert_true(r.p99_us > 15000 && r.p99_us < 25000);
+	cfg = cfg_of("3hdd-seek", "seqread-1job", "guest");
+	r = run(&cfg, NULL, 0);
+	assert_near(r.mibps, 25, 0.1);
+}
+
+/* NCQ picks by seek and rotation: queueing helps a real disk. */
+static void test_hdd_ncq(void **state)
+{
+	struct sim_config cfg = cfg_of("3hdd", "randread-qd1", "real");
+	struct sim_result qd1 = run(&cfg, NULL, 0), qd32;
+
+	cfg = cfg_of("3hdd", "randread-qd32", "real");
+	qd32 = run(&cfg, NULL, 0);
+	assert_true(qd1.iops > 100 && qd1.iops < 250);
+	assert_true(qd32.iops > 1.5 * qd1.iops);
+}
+
+/* Eight streams on one head cost seeks; the read-ahead saves some. */
+static void test_hdd_streams(void **state)
+{
+	struct sim_config cfg = cfg_of("3hdd-seek", "seqread-8job", "guest");
+	struct sim_result r = run(&cfg, NULL, 0);
+
+	assert_true(r.mibps > 3 && r.mibps < 20);
+}
+
+static void test_deterministic(void **state)
+{
+	struct sim_config cfg = cfg_of("2hdd-seek+ssd", "randread-qd32",
+				       "guest");
+	struct sim_result a = run(&cfg, "hst", -1), b = run(&cfg, "hst", -1);
+
+	assert_memory_equal(&a, &b, sizeof(a));
+	cfg.seed = 2;
+	b = run(&cfg, "hst", -1);
+	assert_true(a.ios != b.ios || a.p99_us != b.p99_us);
+}
+
+/* pid: job j is pid pid_base + j, its reads go to that modulo the legs. */
+static void test_pid_per_job(void **state)
+{
+	struct sim_config cfg = cfg_of("2ram", "randread-qd1", "guest");
+	struct sim_result r = run(&cfg, "pid", -1);
+
+	assert_true(r.leg_reads[0] > 0 && r.leg_reads[1] == 0);
+	cfg.pid_base = 1001;
+	r = run(&cfg, "pid", -1);
+	assert_true(r.leg_reads[0] == 0 && r.leg_reads[1] > 0);
+	cfg = cfg_of("3ssd", "randread-qd1", "guest");
+	cfg.wl.jobs = 8;
+	r = run(&cfg, "pid", -1);	/* pids 1000-1007: 2, 3, 3 jobs */
+	assert_near(r.share[0], 25, 0.02);
+	assert_near(r.share[1], 37.5, 0.02);
+}
+
+/* Writes go to every leg, not through the policy. */
+static void test_writes_to_all_legs(void **state)
+{
+	struct sim_config cfg = cfg_of("ssd+nvme", "seqwrite-1280k", "guest");
+	struct sim_result r = run(&cfg, "md", -1);
+	struct sim_result ssd = run(&cfg, NULL, 0);
+
+	assert_true(r.ios > 0);
+	assert_true(r.leg_reads[0] == 0 && r.leg_reads[1] == 0);
+	assert_true(r.mibps <= ssd.mibps * 1.01);
+}
+
+/* A 1280 KiB read is two bios, 1 MiB and 256 KiB, each routed. */
+static void test_bio_max(void **state)
+{
+	struct sim_config cfg = cfg_of("ssd+nvme", "seqread-1280k", "guest");
+	struct sim_result r;
+
+	cfg.wl.jobs = 1;
+	cfg.wl.qd = 1;
+	r = run(&cfg, "md", -1);
+
+	assert_near((double)(r.leg_reads[0] + r.leg_reads[1]) / (double)r.ios,
+		    2, 0.05);
+}
+
+/* The latency policy reads each leg's disk statistics. */
+static void test_latency_sees_disks(void **state)
+{
+	struct sim_config cfg = cfg_of("2hdd+ssd", "randread-qd1", "guest");
+	struct sim_result r = run(&cfg, "latency", -1);
+
+	assert_true(r.share[2] > 95);
+}
+
+static void test_policy_specs(void **state)
+{
+	struct sim_config cfg = cfg_of("ssd+nvme", "seqread-1job", "guest");
+	struct sim_result r;
+	char err[256];
+
+	run(&cfg, "md:io_opt=131072", -1);
+	run(&cfg, "zfs:rotating_seek_inc=2,non_rotating_seek_inc=0", -1);
+	assert_int_equal(sim_run(&cfg, "md:nope=1", -1, &r, err, sizeof(err)),
+			 -1);
+	assert_non_null(strstr(err, "nope"));
+	assert_int_equal(sim_run(&cfg, "md:io_opt=7", -1, &r, err,
+				 sizeof(err)), -1);
+	assert_int_equal(sim_run(&cfg, "nosuch", -1, &r, err, sizeof(err)),
+			 -1);
+	assert_non_null(strstr(err, "nosuch"));
+}
+
+/*
+ * md's spill (io_opt) spreads one reader over the flash legs: once it has
+ * wrapped, as md's first run from sector 0 never records its start.
+ */
+static void test_md_spill(void **state)
+{
+	struct sim_config cfg = cfg_of("ssd+nvme", "seqread-1job", "guest");
+	struct sim_result off, on;
+
+	cfg.size = 16384;		/* 8 MiB: wraps in a tenth of a second */
+	off = run(&cfg, "md", -1);
+	on = run(&cfg, "md:io_opt=131072", -1);
+	assert_true(off.share[0] > 90);
+	assert_true(on.share[0] < 60 && on.share[1] > 40);
+	assert_true(on.mibps > 1.3 * off.mibps);
+}
+
+/* A leg made ten times slower costs throughput from then on. */
+static void test_slowdown(void **state)
+{
+	struct sim_config cfg = cfg_of("ssd+nvme", "randread-qd32", "guest");
+	struct sim_result before = run(&cfg, "md", -1), after;
+
+	cfg.slow.leg = 1;
+	cfg.slow.factor = 10;
+	cfg.slow.at_s = 1;
+	after = run(&cfg, "md", -1);
+	assert_true(after.mibps < 0.8 * before.mibps);
+}
+
+/* The limit is the sum of the legs alone. */
+static void test_limit(void **state)
+{
+	struct sim_config cfg = cfg_of("2hdd+ssd", "seqread-8job", "guest");
+	double legs[SIM_MAX_LEGS], limit;
+
+	assert_int_equal(sim_limit(&cfg, legs, &limit), 0);
+	assert_near(legs[0], 25, 0.01);
+	assert_near(legs[2], 75, 0.01);
+	assert_near(limit, legs[0] + legs[1] + legs[2], 1e-9);
+}
+
+/* One buffered reader keeps a leg busy: two read-ahead windows in flight. */
+static void test_buffered_readahead(void **state)
+{
+	struct sim_config cfg = cfg_of("ssd+nvme", "seqread-1job", "guest");
+	struct sim_result r = run(&cfg, NULL, 1), one;
+
+	assert_near(r.mibps, 120, 0.02);
+	/* 5 ms away: the windows overlap, one read at a time would not */
+	cfg = cfg_of("nvme+remote", "seqread-1job", "guest");
+	r = run(&cfg, NULL, 1);
+	cfg.wl.ra = 4096;		/* a window of one read */
+	one = run(&cfg, NULL, 1);
+	assert_near(one.mibps, 65536 / (5e-3 + 65536 / (40 * 1048576.0)) /
+		    1048576, 0.02);
+	assert_true(r.mibps > 2.5 * one.mibps);
+}
+
+static void test_bad_configs(void **state)
+{
+	struct sim_config cfg;
+	char err[256];
+
+	assert_int_equal(sim_config_init(&cfg, "hdd", "randread-qd1", NULL,
+					 false, err, sizeof(err)), -1);
+	assert_int_equal(sim_config_init(&cfg, "2floppy", "randread-qd1",
+					 NULL, false, err, sizeof(err)), -1);
+	assert_int_equal(sim_config_init(&cfg, "2ssd", "nosuch", NULL, false,
+					 err, sizeof(err)), -1);
+	assert_int_equal(sim_config_init(&cfg, "2ssd", "randread-qd1", "huge",
+					 false, err, sizeof(err)), -1);
+	assert_int_equal(sim_config_init(&cfg, "17ssd", "randread-qd1", NULL,
+					 false, err, sizeof(err)), -1);
+	assert_int_equal(sim_config_init(&cfg, "2hdd+ssd", "randread-qd1",
+					 NULL, true, err, sizeof(err)), 0);
+	assert_string_equal(cfg.legs[0].name, "hdd-seek");
+	assert_string_equal(cfg.legs[2].name, "ssd");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pipe_qd1),
+		cmocka_unit_test(test_pipe_slots_and_rate),
+		cmocka_unit_test(test_hdd_seek_calibration),
+		cmocka_unit_test(test_hdd_ncq),
+		cmocka_unit_test(test_hdd_streams),
+		cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_pid_per_job),
+		cmocka_unit_test(test_writes_to_all_legs),
+		cmocka_unit_test(test_bio_max),
+		cmocka_unit_test(test_latency_sees_disks),
+		cmocka_unit_test(test_policy_specs),
+		cmocka_unit_test(test_md_spill),
+		cmocka_unit_test(test_slowdown),
+		cmocka_unit_test(test_limit),
+		cmocka_unit_test(test_buffered_readahead),
+		cmocka_unit_test(test_bad_configs),
+	};
+
+	return cmocka_run_group_tests_name("sim-models", tests, NULL, NULL);
+}

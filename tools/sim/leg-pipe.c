@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rbsim: a leg as null_blk with irqmode=2 serves it (and, with other
+ * numbers, flash, a remote disk or ram).  Up to `slots` requests are in
+ * service at once; each first passes the transfer path, shared by all, in
+ * cmd_ns + bytes / mibps (null_blk's mbps throttle, a flash channel, a
+ * network link), then completes lat_ns later (null_blk's completion_nsec,
+ * flash read time, the round trip), +-jitter.  Requests beyond the slots
+ * wait in order, as for a tag.
+ */
+#include <stdlib.h>
+
+#include "sim-int.h"
+
+struct pipe {
+	unsigned int busy;		/* slots in use */
+	struct leg_req *head, *tail;	/* waiting for a slot */
+	double path_free;		/* when the transfer path is free */
+};
+
+static void pipe_end(struct sim *s, void *arg);
+
+static void pipe_start(struct leg_model *m, struct leg_req *r)
+{
+	const struct pipe_params *pp = &m->spec->pipe;
+	struct pipe *p = m->priv;
+	double now = (double)m->sim->now, t, lat;
+	double bytes = (double)r->sectors * 512;
+
+	p->busy++;
+	leg_dispatched(m, r);
+	t = p->path_free > now ? p->path_free : now;
+	t += m->slow * (pp->cmd_ns +
+			(pp->mibps > 0 ? bytes * SIM_NS / (pp->mibps * SIM_MIB) :
+					 0));
+	p->path_free = t;
+	lat = pp->lat_ns * (1 + pp->jitter * (2 * rng_unit(&m->rng) - 1));
+	sim_at(m->sim, sim_ns(t + m->slow * lat), pipe_end, r);
+}
+
+static void pipe_end(struct sim *s, void *arg)
+{
+	struct leg_req *r = arg, *next;
+	struct leg_model *m = r->leg;
+	struct pipe *p = m->priv;
+
+	(void)s;
+	p->busy--;
+	next = p->head;
+	if (next) {
+		p->head = next->next;
+		if (!p->head)
+			p->tail = NULL;
+		pipe_start(m, next);
+	}
+	leg_done(m, r);
+}
+
+static void pipe_submit(struct leg_model *m, struct leg_req *r)
+{
+	struct pipe *p = m->priv;
+
+	if (p->busy < m->spec->pipe.slots) {
+		pipe_start(m, r);
+		return;
+	}
+	r->next = NULL;
+	if (p->tail)
+		p->tail->next = r;
+	else
+		p->head = r;
+	p->tail = r;
+}
+
+static void pipe_destroy(struct leg_model *m)
+{
+	free(m->priv);
+}
+
+void leg_pipe_init(struct leg_model *m)
+{
+	m->priv = sim_alloc(sizeof(struct pipe));
+	m->submit = pipe_submit;
+	m->destroy = pipe_destroy;
+}

@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rbsim: fio-like jobs.  Job j is process pid_base + j on CPU j % cpus.
+ *
+ * Direct jobs keep qd I/Os of bs bytes in flight (libaio): sequential ones
+ * walk their own slice of the mirror (fio's offset_increment), random ones
+ * pick bs-aligned offsets over the whole mirror; rw mixes pick reads with
+ * rwmixread percent.  An I/O larger than 1 MiB goes down as 1 MiB bios
+ * (BIO_MAX_VECS pages), each routed on its own.
+ *
+ * A buffered sequential reader does read() calls of bs bytes through the
+ * page cache, whose read-ahead (mm/readahead.c, simplified) issues windows
+ * of max(ra, bs) bytes: a miss issues one synchronously with the next
+ * window's trigger bs into it; reading across a trigger issues the next
+ * window, whose trigger is its first byte.  So up to two windows are in
+ * flight, as with a steady ondemand_readahead().  A read() returns when its
+ * bytes have arrived, plus the copy at copy_mibps.  Random buffered reads
+ * are direct reads at QD1 (read-ahead backs off on random access).
+ */
+#include <stdlib.h>
+
+#include "sim-int.h"
+
+#define BIO_MAX_SECTORS	2048		/* 1 MiB */
+#define RA_MAX_BIOS	64		/* room for bs and ra up to 16 MiB */
+
+struct job {
+	struct sim *sim;
+	int pid;
+	unsigned int cpu;
+	struct rng rng;
+	uint64_t base, len;		/* its slice of the mirror, sectors */
+	uint64_t next;			/* sequential cursor in the slice */
+	unsigned int qd;
+	/* buffered reader */
+	uint64_t pos, ra_end, marker;	/* relative to base */
+	struct sim_bio *ra[RA_MAX_BIOS];	/* in flight or unread, in order */
+	unsigned int ra_n;
+	bool waiting;
+	simtime_t read_start;
+};
+
+/* One application I/O of a direct job. */
+struct app_io {
+	struct job *job;
+	simtime_t submit;
+	uint32_t sectors;
+	bool write;
+	unsigned int bios;		/* not yet ended */
+};
+
+static uint32_t bs_sectors(struct sim *s)
+{
+	return s->cfg->wl.bs / 512;
+}
+
+static bool is_seq(enum sim_rw rw)
+{
+	return rw == RW_READ || rw == RW_WRITE || rw == RW_RW;
+}
+
+static bool buffered_reader(struct sim *s)
+{
+	return s->cfg->wl.buffered && s->cfg->wl.rw == RW_READ;
+}
+
+/* Submit [sector, +sectors) as bios of at most 1 MiB. */
+static unsigned int submit_bios(struct job *j, uint64_t sector,
+				uint32_t sectors, bool write,
+				void (*done)(struct sim *, struct sim_bio *),
+				void *owner, struct sim_bio **out)
+{
+	struct sim *s = j->sim;
+	unsigned int n = 0;
+	uint32_t len;
+
+	for (; sectors; sectors -= len, sector += len) {
+		struct sim_bio *b = sim_bio_get(s);
+
+		len = sectors > BIO_MAX_SECTORS ? BIO_MAX_SECTORS : sectors;
+		b->sector = sector;
+		b->sectors = len;
+		b->write = write;
+		b->pid = j->pid;
+		b->cpu = j->cpu;
+		b->done = done;
+		b->owner = owner;
+		b->ended = false;
+		if (out)
+			out[n] = b;
+		n++;
+		core_submit(s, b);
+	}
+	return n;
+}
+
+/*
+ * Direct I/O
+ */
+
+static void direct_issue(struct job *j);
+
+static void direct_bio_done(struct sim *s, struct sim_bio *b)
+{
+	struct app_io *io = b->owner;
+	struct job *j = io->job;
+
+	sim_bio_put(s, b);
+	if (--io->bios)
+		return;
+	if (s->now <= s->end)
+		stats_io(&s->st, (uint64_t)io->sectors * 512, io->write,
+			 s->now - io->submit);
+	pool_put(&s->apps, io);
+	direct_issue(j);
+}
+
+static void direct_issue(struct job *j)
+{
+	struct sim *s = j->sim;
+	const struct workload *wl = &s->cfg->wl;
+	uint32_t n = bs_sectors(s);
+	struct app_io *io;
+	uint64_t off;
+	bool write;
+
+	if (s->now >= s->end)
+		return;
+	if (wl->rw == RW_READ || wl->rw == RW_RANDREAD)
+		write = false;
+	else if (wl->rw == RW_WRITE || wl->rw == RW_RANDWRITE)
+		write = true;
+	else
+		write = rng_below(&j->rng, 100) >= wl->rwmixread;
+	if (is_seq(wl->rw)) {
+		if (j->next + n > j->len)
+			j->next = 0;
+		off = j->next;
+		j->next += n;
+	} else {
+		off = rng_below(&j->rng, j->len / n) * n;
+	}
+	io = pool_get(&s->apps);
+	io->job = j;
+	io->submit = s->now;
+	io->sectors = n;
+	io->write = write;
+	io->bios = (n + BIO_MAX_SECTORS - 1) / BIO_MAX_SECTORS;
+	submit_bios(j, j->base + off, n, write, direct_bio_done, io, NULL);
+}
+
+static void direct_start(struct sim *s, void *arg)
+{
+	struct job *j = arg;
+	unsigned int i;
+
+	(void)s;
+	for (i = 0; i < j->qd; i++)
+		direct_issue(j);
+}
+
+/*
+ * Buffered sequential reader
+ */
+
+static void read_call(struct job *j);
+
+/* Forget read-ahead the reader will not use; free what has ended. */
+static void ra_drop(struct job *j, bool all)
+{
+	struct sim *s = j->sim;
+	unsigned int i, keep = 0;
+
+	for (i = 0; i < j->ra_n; i++) {
+		struct sim_bio *b = j->ra[i];
+
+		if (all || b->sector + b->sectors <= j->base + j->pos) {
+			if (b->ended)
+				sim_bio_put(s, b);
+			else
+				b->owner = NULL;	/* freed when it ends */
+			continue;
+		}
+		j->ra[keep++] = b;
+	}
+	j->ra_n = keep;
+}
+
+/* Have [pos, pos + bs) arrived? */
+static bool ra_ready(struct job *j)
+{
+	uint64_t lo = j->base + j->pos, hi = lo + bs_sectors(j->sim);
+	unsigned int i;
+
+	if (j->pos + bs_sectors(j->sim) > j->ra_end)
+		return false;
+	for (i = 0; i < j->ra_n; i++) {
+		struct sim_bio *b = j->ra[i];
+
+		if (b->sector < hi && b->sector + b->sectors > lo && !b->ended)
+			return false;
+	}
+	return true;
+}
+
+static void read_done(struct sim *s, void *arg)
+{
+	struct job *j = arg;
+
+	if (s->now <= s->end)
+		stats_io(&s->st, s->cfg->wl.bs, 0, s->now - j->read_start);
+	j->pos += bs_sectors(s);
+	ra_drop(j, false);
+	read_call(j);
+}
+
+/* The read's bytes are here: copy them out. */
+static void read_copy(struct job *j)
+{
+	struct sim *s = j->sim;
+	double mibps = s->cfg->copy_mibps;
+
+	j->waiting = false;
+	sim_at(s, s->now + (mibps > 0 ? sim_ns(s->cfg->wl.bs * SIM_NS /
+					       (mibps * SIM_MIB)) : 0),
+	       read_done, j);
+}
+
+static void ra_bio_done(struct sim *s, struct sim_bio *b)
+{
+	struct job *j = b->owner;
+
+	b->ended = true;
+	if (!j) {
+		sim_bio_put(s, b);
+		return;
+	}
+	if (j->waiting && ra_ready(j))
+		read_copy(j);
+}
+
+/* Read ahead [ra_end, ra_end + len) of the slice; false if it cannot. */
+static bool ra_window(struct job *j, uint64_t len)
+{
+	uint64_t start = j->ra_end;
+
+	if (start + len > j->len)
+		len = j->len - start;
+	if (!len || j->ra_n + len / BIO_MAX_SECTORS + 1 > RA_MAX_BIOS)
+		return false;
+	j->ra_n += submit_bios(j, j->base + start, (uint32_t)len, false,
+			       ra_bio_done, j, &j->ra[j->ra_n]);
+	j->ra_end = start + len;
+	return true;
+}
+
+static void read_call(struct job *j)
+{
+	struct sim *s = j->sim;
+	uint64_t bs = bs_sectors(s), win = s->cfg->wl.ra / 512;
+
+	if (s->now >= s->end)
+		return;
+	if (win < bs)
+		win = bs;
+	if (j->pos + bs > j->len) {	/* wrap: a new stream */
+		ra_drop(j, true);
+		j->pos = j->ra_end = j->marker = 0;
+	}
+	j->read_start = s->now;
+	if (j->pos >= j->ra_end) {
+		/* miss: synchronous read-ahead, next trigger bs into it */
+		j->ra_end = j->pos;
+		ra_window(j, win);
+		j->marker = win > bs ? j->pos + bs : j->ra_end;
+	} else if (j->marker >= j->pos && j->marker < j->pos + bs) {
+		/* across the trigger: the next window, triggered at its start */
+		j->marker = j->ra_end;
+		ra_window(j, win);
+	}
+	while (j->ra_end < j->pos + bs && ra_window(j, win))
+		;
+	if (ra_ready(j))
+		read_copy(j);
+	else
+		j->waiting = true;
+}
+
+static void buffered_start(struct sim *s, void *arg)
+{
+	(void)s;
+	read_call(arg);
+}
+
+void jobs_init(struct sim *s)
+{
+	const struct sim_config *cfg = s->cfg;
+	const struct workload *wl = &cfg->wl;
+	unsigned int i, n = wl->jobs ? wl->jobs : 1;
+	uint64_t bs = bs_sectors(s), slice = cfg->size / n / bs * bs;
+
+	s->apps.size = sizeof(struct app_io);
+	s->jobs = sim_alloc(n * sizeof(*s->jobs));
+	for (i = 0; i < n; i++) {
+		struct job *j = &s->jobs[i];
+
+		j->sim = s;
+		j->pid = (int)(cfg->pid_base + i);
+		j->cpu = cfg->cpus ? i % cfg->cpus : 0;
+		rng_seed(&j->rng, cfg->seed, i);
+		if (is_seq(wl->rw)) {
+			j->base = i * slice;
+			j->len = slice;
+		} else {
+			j->base = 0;
+			j->len = cfg->size / bs * bs;
+		}
+		j->qd = wl->buffered ? 1 : (wl->qd ? wl->qd : 1);
+	}
+}
+
+void jobs_start(struct sim *s)
+{
+	unsigned int i, n = s->cfg->wl.jobs ? s->cfg->wl.jobs : 1;
+
+	for (i = 0; i < n; i++)
+		sim_at(s, 0, buffered_reader(s) ? buffered_start : direct_start,
+		       &s->jobs[i]);
+}
+
+void jobs_fini(struct sim *s)
+{
+	free(s->jobs);
+	s->jobs = NULL;
+}
