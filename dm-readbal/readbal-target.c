@@ -446,16 +446,26 @@ bad:
  * Reads
  */
 
-/* Send a read to the leg the policy picks among pb->io.eligible. */
+/*
+ * Send a read to the leg the policy picks among pb->io.eligible; from
+ * map() (@may_split), the policy may first keep only a chunk of it.
+ */
 static void rb_route_read(struct readbal_c *rc, struct bio *bio,
-			  struct rb_bio *pb)
+			  struct rb_bio *pb, bool may_split)
 {
 	struct rb_policy *p;
 	struct rb_leg *leg;
-	unsigned int i;
+	unsigned int i, n;
 
 	rcu_read_lock();
 	p = rcu_dereference(rc->policy);
+	if (may_split && p->type->chunk) {
+		n = p->type->chunk(p, &pb->io);
+		if (n && n < pb->io.sectors) {
+			dm_accept_partial_bio(bio, n);
+			pb->io.sectors = n;
+		}
+	}
 	i = p->type->select(p, &pb->io);
 	if (WARN_ON_ONCE(i >= rc->set.nr_legs ||
 			 !rb_leg_eligible(&pb->io, i)))
@@ -483,10 +493,11 @@ static int rb_map_read(struct readbal_c *rc, struct bio *bio,
 	if (unlikely(!pb->io.eligible))
 		return DM_MAPIO_KILL;
 	pb->tried = 0;
+	rb_route_read(rc, bio, pb, true);
+	/* what a retry restores: the bio as sent, less the leg's remap */
 	pb->record.flags = bio->bi_flags;
 	pb->record.iter = bio->bi_iter;
 	pb->record.remaining = atomic_read(&bio->__bi_remaining);
-	rb_route_read(rc, bio, pb);
 	return DM_MAPIO_REMAPPED;
 }
 
@@ -522,7 +533,7 @@ static void rb_retry_work(struct work_struct *work)
 		bio->bi_iter = pb->record.iter;
 		atomic_set(&bio->__bi_remaining, pb->record.remaining);
 		bio->bi_status = BLK_STS_OK;
-		rb_route_read(rc, bio, pb);
+		rb_route_read(rc, bio, pb, false);
 		submit_bio_noacct(bio);
 	}
 }
@@ -872,6 +883,21 @@ static int readbal_message(struct dm_target *ti, unsigned int argc,
 	return r;
 }
 
+static void readbal_io_hints(struct dm_target *ti, struct queue_limits *limits)
+{
+	struct readbal_c *rc = ti->private;
+	struct rb_policy *p;
+	unsigned int io_opt = 0;
+
+	rcu_read_lock();
+	p = rcu_dereference(rc->policy);
+	if (p->type->io_opt)
+		io_opt = p->type->io_opt(p);
+	rcu_read_unlock();
+	if (io_opt)
+		blk_limits_io_opt(limits, io_opt);
+}
+
 static int readbal_iterate_devices(struct dm_target *ti,
 				   iterate_devices_callout_fn fn, void *data)
 {
@@ -895,6 +921,7 @@ static struct target_type readbal_target = {
 	.status = readbal_status,
 	.message = readbal_message,
 	.iterate_devices = readbal_iterate_devices,
+	.io_hints = readbal_io_hints,
 };
 
 static int __init dm_readbal_init(void)

@@ -99,6 +99,19 @@ struct rb_policy_type {
 	 */
 	unsigned int (*select)(struct rb_policy *p, const struct rb_io *io);
 
+	/*
+	 * Optional: how many sectors of @io (1 to io->sectors) the chosen leg
+	 * serves; the core hands the rest back to dm as a new read
+	 * (dm_accept_partial_bio), routed on its own.  Called before select,
+	 * in map() only: a retried read is never split again.
+	 */
+	unsigned int (*chunk)(struct rb_policy *p, const struct rb_io *io);
+	/*
+	 * Optional: io_opt in bytes to advertise when the table is loaded,
+	 * so the kernel's read-ahead can keep every leg busy; 0 for none.
+	 */
+	unsigned int (*io_opt)(struct rb_policy *p);
+
 	/* Optional accounting, called for reads routed by this policy. */
 	void (*start_io)(struct rb_policy *p, struct rb_leg *leg,
 			 const struct rb_io *io);

@@ -15,13 +15,14 @@ for i in 0 1 2; do
 done
 dm_create fan "$(rb_table "$(rb_sectors "${legs[0]}")" pid "" "${legs[@]}")"
 dev=$(dm_dev fan)
+# /sys/block/X/stat: field 12 discards completed, 16 flushes completed
 stat_field() { awk -v f="$2" '{ print $f }' "/sys/block/$(basename "$1")/stat"; }
 
 dd if=/dev/urandom of="$dev" bs=1M count=8 oflag=direct status=none
-before=(); for l in "${legs[@]}"; do before+=("$(stat_field "$l" 15)"); done
+before=(); for l in "${legs[@]}"; do before+=("$(stat_field "$l" 16)"); done
 dd if=/dev/urandom of="$dev" bs=4k count=1 oflag=direct conv=fsync status=none
 for i in 0 1 2; do
-	[ "$(stat_field "${legs[$i]}" 15)" -gt "${before[$i]}" ] || die "leg $i saw no flush"
+	[ "$(stat_field "${legs[$i]}" 16)" -gt "${before[$i]}" ] || die "leg $i saw no flush"
 done
 
 [ "$(cat /sys/block/"$(basename "$(readlink -f "$dev")")"/queue/discard_max_bytes)" -gt 0 ] ||
