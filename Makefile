@@ -29,6 +29,7 @@ unit:
 	$(MAKE) -C tests/unit run
 
 integration: module
+	tests/modules/build
 	tests/vm/run tests/integration/*.sh
 
 # Every test, one summary line: "N passed, N failed".
