@@ -8,94 +8,16 @@
  * and per-CPU counters.  See docs/readbal.rst for the table, status and
  * message formats.
  */
-#include <linux/device-mapper.h>
 #include <linux/module.h>
-#include <linux/bio.h>
 #include <linux/blkdev.h>
-#include <linux/part_stat.h>
 #include <linux/rcupdate.h>
-#include <linux/mutex.h>
-#include <linux/workqueue.h>
-#include <linux/ktime.h>
 
-#include "readbal.h"
-
-#define DM_MSG_PREFIX "readbal"
+#include "readbal-core.h"
 
 /* Fields per leg in status INFO: parsers skip the ones they do not know. */
-#define RB_LEG_INFO_FIELDS	7
+#define RB_LEG_INFO_FIELDS	11
 /* Room for every knob of a policy as "<knob> <value>" pairs. */
 #define RB_MAX_POLICY_ARGS	32
-
-struct readbal_c {
-	struct dm_target *ti;
-	struct rb_set set;
-	unsigned long alive;		/* bit n: leg n is healthy (READ_ONCE) */
-	struct rb_policy __rcu *policy;
-	struct mutex lock;		/* serialises messages and policy changes */
-	struct bio_set clones;		/* write clones, one per leg */
-	struct work_struct event_work;	/* dm_table_event() may sleep */
-	struct workqueue_struct *wq;	/* read retries */
-	struct work_struct retry_work;
-	spinlock_t retry_lock;		/* error path only */
-	struct bio_list retries;
-	struct rb_leg_stats *baseline;	/* counters at the last reset_stats */
-	struct rb_leg legs[];
-};
-
-/*
- * What a read needs to be sent again after a leg failed it: the fields
- * dm-bio-record.h saves (that header is not in the headers packages).
- */
-struct rb_bio_record {
-	unsigned long flags;
-	struct bvec_iter iter;
-	int remaining;
-};
-
-/* Per-bio data of every bio the target maps. */
-struct rb_bio {
-	struct readbal_c *rc;
-	struct rb_policy *policy;	/* the policy that routed the read */
-	u64 start_ns;
-	struct rb_io io;
-	unsigned int leg;		/* the leg a read went to */
-	unsigned long tried;		/* read: legs that failed it */
-	struct rb_bio_record record;	/* read: the bio as mapped */
-	atomic_t pending;		/* write clones not yet ended */
-	unsigned long failed;		/* write: legs that failed it */
-	blk_status_t status;		/* write: an error a leg returned */
-};
-
-/* A write clone: front_pad of the bio_set. */
-struct rb_clone {
-	struct bio *orig;
-	unsigned int leg;
-	struct bio clone;
-};
-
-static void rb_retry_work(struct work_struct *work);
-
-static bool rb_leg_alive(struct readbal_c *rc, unsigned int leg)
-{
-	return READ_ONCE(rc->alive) & (1UL << leg);
-}
-
-u64 rb_leg_disk_read_wait_ns(struct rb_leg *leg)
-{
-	struct block_device *bdev = leg->dev->bdev;
-	unsigned long now = jiffies, ios;
-	u64 wait = 0;
-
-	if (READ_ONCE(leg->disk_wait_stamp) == now)
-		return READ_ONCE(leg->disk_wait_ns);
-	ios = part_stat_read(bdev, ios[STAT_READ]);
-	if (ios)
-		wait = div64_u64(part_stat_read(bdev, nsecs[STAT_READ]), ios);
-	WRITE_ONCE(leg->disk_wait_ns, wait);
-	WRITE_ONCE(leg->disk_wait_stamp, now);
-	return wait;
-}
 
 static void rb_leg_sum_stats(struct rb_leg *leg, struct rb_leg_stats *sum)
 {
@@ -128,17 +50,6 @@ static void rb_event_work(struct work_struct *work)
 	struct readbal_c *rc = container_of(work, struct readbal_c, event_work);
 
 	dm_table_event(rc->ti->table);
-}
-
-/* Take a leg out of service; may run in interrupt context. */
-static void rb_fail_leg(struct readbal_c *rc, unsigned int i, const char *why)
-{
-	if (test_and_set_bit(RB_LEG_FAILED, &rc->legs[i].flags))
-		return;
-	clear_bit(i, &rc->alive);
-	DMERR("%s: leg %u (%s) failed: %s", dm_table_device_name(rc->ti->table),
-	      i, rc->legs[i].dev->name, why);
-	schedule_work(&rc->event_work);
 }
 
 /*
@@ -321,13 +232,21 @@ static int rb_parse_policy(struct readbal_c *rc, struct dm_arg_set *as)
 	return 0;
 }
 
+/*
+ * [<#features> {max_read_errors <n> | rebuild <leg>}...]
+ */
 static int rb_parse_features(struct readbal_c *rc, struct dm_arg_set *as)
 {
 	static const struct dm_arg feature_args = {
-		0, 0, "Invalid number of features (none are defined yet)"
+		0, 2 * (RB_MAX_LEGS + 1), "Invalid number of features"
+	};
+	static const struct dm_arg max_errors = {
+		0, INT_MAX, "Invalid max_read_errors"
 	};
 	struct dm_target *ti = rc->ti;
-	unsigned int argc;
+	struct dm_arg_set group;
+	const char *name;
+	unsigned int argc, leg;
 	int r;
 
 	if (!as->argc)
@@ -335,8 +254,38 @@ static int rb_parse_features(struct readbal_c *rc, struct dm_arg_set *as)
 	r = dm_read_arg_group(&feature_args, as, &argc, &ti->error);
 	if (r)
 		return r;
+	group.argc = argc;
+	group.argv = as->argv;
+	dm_consume_args(as, argc);
 	if (as->argc) {
 		ti->error = "Unexpected arguments after the features";
+		return -EINVAL;
+	}
+	while (group.argc) {
+		name = dm_shift_arg(&group);
+		if (!group.argc) {
+			ti->error = "Feature without its value";
+			return -EINVAL;
+		}
+		if (!strcasecmp(name, "max_read_errors")) {
+			r = dm_read_arg(&max_errors, &group,
+					&rc->max_read_errors, &ti->error);
+			if (r)
+				return r;
+		} else if (!strcasecmp(name, "rebuild")) {
+			if (kstrtouint(dm_shift_arg(&group), 10, &leg) ||
+			    leg >= rc->set.nr_legs) {
+				ti->error = "rebuild names no leg";
+				return -EINVAL;
+			}
+			clear_bit(leg, &rc->alive);
+		} else {
+			ti->error = "Unrecognised feature";
+			return -EINVAL;
+		}
+	}
+	if (!rc->alive) {
+		ti->error = "Every leg is to be rebuilt: no leg to copy from";
 		return -EINVAL;
 	}
 	return 0;
@@ -347,11 +296,16 @@ static void readbal_dtr(struct dm_target *ti)
 	struct readbal_c *rc = ti->private;
 	unsigned int i;
 
-	flush_work(&rc->event_work);
+	WRITE_ONCE(rc->sync_stop, true);
 	if (rc->wq) {
 		rcu_barrier();	/* queues the old policies' free_work */
 		destroy_workqueue(rc->wq);
 	}
+	flush_work(&rc->event_work);
+	if (rc->kcopyd)
+		dm_kcopyd_client_destroy(rc->kcopyd);
+	if (rc->io_client)
+		dm_io_client_destroy(rc->io_client);
 	rb_policy_free(rcu_dereference_protected(rc->policy, 1));
 	for (i = 0; i < rc->set.nr_legs; i++) {
 		if (rc->legs[i].dev)
@@ -359,6 +313,7 @@ static void readbal_dtr(struct dm_target *ti)
 		free_percpu(rc->legs[i].stats);
 	}
 	bioset_exit(&rc->clones);
+	kfree(rc->errors);
 	kfree(rc->baseline);
 	kfree(rc);
 }
@@ -387,8 +342,12 @@ static int readbal_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	mutex_init(&rc->lock);
 	INIT_WORK(&rc->event_work, rb_event_work);
 	INIT_WORK(&rc->retry_work, rb_retry_work);
-	spin_lock_init(&rc->retry_lock);
+	INIT_WORK(&rc->sync_work, rb_sync_work);
+	spin_lock_init(&rc->slow_lock);
 	bio_list_init(&rc->retries);
+	bio_list_init(&rc->deferred);
+	init_waitqueue_head(&rc->barrier_wait);
+	rc->max_read_errors = RB_MAX_READ_ERRORS;
 	ti->private = rc;
 
 	rc->wq = alloc_workqueue("kreadbald", WQ_MEM_RECLAIM, 0);
@@ -399,7 +358,8 @@ static int readbal_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	}
 
 	rc->baseline = kcalloc(nr_legs, sizeof(*rc->baseline), GFP_KERNEL);
-	if (!rc->baseline) {
+	rc->errors = kcalloc(nr_legs, sizeof(*rc->errors), GFP_KERNEL);
+	if (!rc->baseline || !rc->errors) {
 		ti->error = "Cannot allocate statistics";
 		r = -ENOMEM;
 		goto bad;
@@ -414,6 +374,20 @@ static int readbal_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 		ti->error = "Cannot allocate bio set";
 		goto bad;
 	}
+	rc->io_client = dm_io_client_create();
+	if (IS_ERR(rc->io_client)) {
+		r = PTR_ERR(rc->io_client);
+		rc->io_client = NULL;
+		ti->error = "Cannot create dm-io client";
+		goto bad;
+	}
+	rc->kcopyd = rb_kcopyd_create();
+	if (IS_ERR(rc->kcopyd)) {
+		r = PTR_ERR(rc->kcopyd);
+		rc->kcopyd = NULL;
+		ti->error = "Cannot create kcopyd client";
+		goto bad;
+	}
 
 	for (i = 0; i < nr_legs; i++) {
 		rc->set.nr_legs = i + 1;	/* what the destructor frees */
@@ -424,6 +398,7 @@ static int readbal_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 		rc->alive |= 1UL << i;
 	}
 	rc->set.mixed = nonrot && nonrot < nr_legs;
+	rc->writable = rc->alive;
 
 	r = rb_parse_policy(rc, &as);
 	if (r)
@@ -443,257 +418,38 @@ bad:
 }
 
 /*
- * Reads
- */
-
-/*
- * Send a read to the leg the policy picks among pb->io.eligible; from
- * map() (@may_split), the policy may first keep only a chunk of it.
- */
-static void rb_route_read(struct readbal_c *rc, struct bio *bio,
-			  struct rb_bio *pb, bool may_split)
-{
-	struct rb_policy *p;
-	struct rb_leg *leg;
-	unsigned int i, n;
-
-	rcu_read_lock();
-	p = rcu_dereference(rc->policy);
-	if (may_split && p->type->chunk) {
-		n = p->type->chunk(p, &pb->io);
-		if (n && n < pb->io.sectors) {
-			dm_accept_partial_bio(bio, n);
-			pb->io.sectors = n;
-		}
-	}
-	i = p->type->select(p, &pb->io);
-	if (WARN_ON_ONCE(i >= rc->set.nr_legs ||
-			 !rb_leg_eligible(&pb->io, i)))
-		i = rb_first_leg(pb->io.eligible);
-	leg = &rc->legs[i];
-	atomic_inc(&leg->inflight);
-	WRITE_ONCE(leg->last_end, pb->io.sector + pb->io.sectors);
-	if (p->type->start_io)
-		p->type->start_io(p, leg, &pb->io);
-	rcu_read_unlock();
-
-	pb->policy = p;
-	pb->leg = i;
-	pb->start_ns = ktime_get_ns();
-	bio_set_dev(bio, leg->dev->bdev);
-	bio->bi_iter.bi_sector = leg->offset + pb->io.sector;
-}
-
-static int rb_map_read(struct readbal_c *rc, struct bio *bio,
-		       struct rb_bio *pb)
-{
-	pb->io.sector = dm_target_offset(rc->ti, bio->bi_iter.bi_sector);
-	pb->io.sectors = bio_sectors(bio);
-	pb->io.eligible = READ_ONCE(rc->alive);
-	if (unlikely(!pb->io.eligible))
-		return DM_MAPIO_KILL;
-	pb->tried = 0;
-	rb_route_read(rc, bio, pb, true);
-	/* what a retry restores: the bio as sent, less the leg's remap */
-	pb->record.flags = bio->bi_flags;
-	pb->record.iter = bio->bi_iter;
-	pb->record.remaining = atomic_read(&bio->__bi_remaining);
-	return DM_MAPIO_REMAPPED;
-}
-
-/*
- * Read errors: the read goes again to a healthy leg that has not failed
- * it, from the worker (dm-raid1 does the same); only when every healthy
- * leg failed it does the caller see the error.
- */
-static void rb_retry_work(struct work_struct *work)
-{
-	struct readbal_c *rc = container_of(work, struct readbal_c, retry_work);
-	struct bio_list bios;
-	struct rb_bio *pb;
-	struct bio *bio;
-
-	spin_lock_irq(&rc->retry_lock);
-	bios = rc->retries;
-	bio_list_init(&rc->retries);
-	spin_unlock_irq(&rc->retry_lock);
-
-	while ((bio = bio_list_pop(&bios))) {
-		pb = dm_per_bio_data(bio, sizeof(*pb));
-		pb->io.eligible = READ_ONCE(rc->alive) & ~pb->tried;
-		if (!pb->io.eligible) {
-			DMERR_LIMIT("%s: read error at sector %llu (+%u) on every leg",
-				    dm_table_device_name(rc->ti->table),
-				    (u64)pb->io.sector, pb->io.sectors);
-			pb->policy = NULL;	/* end_io: nothing to account */
-			bio_endio(bio);		/* bi_status holds the error */
-			continue;
-		}
-		bio->bi_flags = pb->record.flags;
-		bio->bi_iter = pb->record.iter;
-		atomic_set(&bio->__bi_remaining, pb->record.remaining);
-		bio->bi_status = BLK_STS_OK;
-		rb_route_read(rc, bio, pb, false);
-		submit_bio_noacct(bio);
-	}
-}
-
-/* end_io of a failed read: returns true if it was queued for a retry. */
-static bool rb_queue_retry(struct readbal_c *rc, struct bio *bio,
-			   struct rb_bio *pb, blk_status_t error)
-{
-	unsigned long flags;
-
-	/* Read-ahead may fail; nowait reads must not wait for a retry. */
-	if ((bio->bi_opf & REQ_RAHEAD) || error == BLK_STS_AGAIN)
-		return false;
-	DMERR_LIMIT("%s: read error %d at sector %llu (+%u) on leg %u (%s), trying another leg",
-		    dm_table_device_name(rc->ti->table),
-		    blk_status_to_errno(error), (u64)pb->io.sector,
-		    pb->io.sectors, pb->leg, rc->legs[pb->leg].dev->name);
-	pb->tried |= 1UL << pb->leg;
-	spin_lock_irqsave(&rc->retry_lock, flags);
-	bio_list_add(&rc->retries, bio);
-	spin_unlock_irqrestore(&rc->retry_lock, flags);
-	queue_work(rc->wq, &rc->retry_work);
-	return true;
-}
-
-static void rb_end_read(struct readbal_c *rc, struct rb_bio *pb)
-{
-	struct rb_leg *leg = &rc->legs[pb->leg];
-	u64 ns = ktime_get_ns() - pb->start_ns;
-	struct rb_leg_stats *s;
-	struct rb_policy *p;
-	u64 ewma;
-
-	s = get_cpu_ptr(leg->stats);
-	s->reads++;
-	s->read_sectors += pb->io.sectors;
-	s->read_ns += ns;
-	put_cpu_ptr(leg->stats);
-
-	/* Racy read-modify-write: losing an update now and then is fine. */
-	ewma = READ_ONCE(leg->ewma_ns);
-	WRITE_ONCE(leg->ewma_ns, ewma - (ewma >> 3) + (ns >> 3));
-	atomic_dec(&leg->inflight);
-
-	/*
-	 * Only the policy that routed the read accounts its end; after a
-	 * switch the old one may be gone.  Were a new policy to reuse the
-	 * old one's address, it would only see a read of its own legs end.
-	 */
-	rcu_read_lock();
-	p = rcu_dereference(rc->policy);
-	if (p == pb->policy && p->type->end_io)
-		p->type->end_io(p, leg, &pb->io, ns);
-	rcu_read_unlock();
-}
-
-/*
- * Writes, flushes, discards and write-zeroes: one clone per healthy leg.
- * Clones share the original's pages, so any size passes; each leg splits
- * what it cannot take in one request.  dm-io would copy the bio vector
- * and needs a worker thread to stay out of the submitter's bio list.
- */
-
-static void rb_write_done(struct rb_bio *pb)
-{
-	struct bio *orig = dm_bio_from_per_bio_data(pb, sizeof(*pb));
-	struct readbal_c *rc = pb->rc;
-	unsigned long failed = READ_ONCE(pb->failed);
-	unsigned int i;
-
-	/* A write fails to the caller only if it reached no leg. */
-	if (failed) {
-		for_each_set_bit(i, &failed, rc->set.nr_legs)
-			rb_fail_leg(rc, i, "write error");
-		if (!(READ_ONCE(rc->alive) & ~failed))
-			orig->bi_status = pb->status;
-	}
-	bio_endio(orig);
-}
-
-static void rb_clone_endio(struct bio *bio)
-{
-	struct rb_clone *c = container_of(bio, struct rb_clone, clone);
-	struct bio *orig = c->orig;
-	struct rb_bio *pb = dm_per_bio_data(orig, sizeof(*pb));
-
-	if (bio->bi_status && !(bio_op(bio) == REQ_OP_DISCARD &&
-				bio->bi_status == BLK_STS_NOTSUPP)) {
-		set_bit(c->leg, &pb->failed);
-		pb->status = bio->bi_status;
-	}
-	bio_put(bio);
-	if (atomic_dec_and_test(&pb->pending))
-		rb_write_done(pb);
-}
-
-static int rb_map_write(struct readbal_c *rc, struct bio *bio,
-			struct rb_bio *pb)
-{
-	unsigned long legs = READ_ONCE(rc->alive);
-	struct rb_clone *c;
-	struct bio *clone;
-	unsigned int i;
-
-	if (unlikely(!legs))
-		return DM_MAPIO_KILL;
-	pb->failed = 0;
-	pb->status = BLK_STS_OK;
-	atomic_set(&pb->pending, hweight_long(legs));
-
-	for_each_set_bit(i, &legs, rc->set.nr_legs) {
-		struct rb_leg *leg = &rc->legs[i];
-
-		clone = bio_alloc_clone(leg->dev->bdev, bio, GFP_NOIO,
-					&rc->clones);
-		c = container_of(clone, struct rb_clone, clone);
-		c->orig = bio;
-		c->leg = i;
-		if (bio_sectors(bio))
-			clone->bi_iter.bi_sector = leg->offset +
-				dm_target_offset(rc->ti, bio->bi_iter.bi_sector);
-		clone->bi_end_io = rb_clone_endio;
-		submit_bio_noacct(clone);
-	}
-	return DM_MAPIO_SUBMITTED;
-}
-
-static int readbal_map(struct dm_target *ti, struct bio *bio)
-{
-	struct readbal_c *rc = ti->private;
-	struct rb_bio *pb = dm_per_bio_data(bio, sizeof(*pb));
-
-	pb->rc = rc;
-	if (bio_op(bio) == REQ_OP_READ)
-		return rb_map_read(rc, bio, pb);
-	pb->policy = NULL;
-	return rb_map_write(rc, bio, pb);
-}
-
-static int readbal_end_io(struct dm_target *ti, struct bio *bio,
-			  blk_status_t *error)
-{
-	struct readbal_c *rc = ti->private;
-	struct rb_bio *pb = dm_per_bio_data(bio, sizeof(*pb));
-
-	if (bio_op(bio) != REQ_OP_READ || !pb->policy)
-		return DM_ENDIO_DONE;
-	rb_end_read(rc, pb);
-	if (unlikely(*error) && rb_queue_retry(rc, bio, pb, *error))
-		return DM_ENDIO_INCOMPLETE;
-	return DM_ENDIO_DONE;
-}
-
-/*
  * Status
  */
 
+/* As dm-raid: A in sync, a taking writes while it resyncs, D failed. */
 static char rb_leg_state_char(struct readbal_c *rc, unsigned int i)
 {
-	return rb_leg_alive(rc, i) ? 'A' : 'D';
+	if (rb_leg_alive(rc, i))
+		return 'A';
+	return READ_ONCE(rc->writable) & (1UL << i) ? 'a' : 'D';
+}
+
+static unsigned long rb_syncing(struct readbal_c *rc)
+{
+	return READ_ONCE(rc->writable) & ~READ_ONCE(rc->alive);
+}
+
+/* Features as the table line gives them: non-default ones only. */
+static unsigned int rb_emit_features(struct readbal_c *rc, char *result,
+				     unsigned int maxlen, unsigned int sz)
+{
+	unsigned long syncing = rb_syncing(rc);
+	bool errors = rc->max_read_errors != RB_MAX_READ_ERRORS;
+	unsigned int i, n = 2 * (hweight_long(syncing) + errors);
+
+	if (!n)
+		return sz;
+	DMEMIT(" %u", n);
+	if (errors)
+		DMEMIT(" max_read_errors %u", rc->max_read_errors);
+	for_each_set_bit(i, &syncing, rc->set.nr_legs)
+		DMEMIT(" rebuild %u", i);
+	return sz;
 }
 
 static void readbal_status(struct dm_target *ti, status_type_t type,
@@ -713,6 +469,8 @@ static void readbal_status(struct dm_target *ti, status_type_t type,
 		for (i = 0; i < rc->set.nr_legs; i++) {
 			struct rb_leg *leg = &rc->legs[i];
 
+			struct rb_leg_errors *e = &rc->errors[i];
+
 			rb_leg_stats_since_reset(rc, i, &s);
 			DMEMIT(" %s %c %d %llu %llu %llu %llu", leg->dev->name,
 			       rb_leg_state_char(rc, i),
@@ -720,9 +478,19 @@ static void readbal_status(struct dm_target *ti, status_type_t type,
 			       s.read_sectors,
 			       s.reads ? div64_u64(s.read_ns, s.reads * 1000) : 0,
 			       (u64)(leg->offset + READ_ONCE(leg->last_end)));
+			DMEMIT(" %d %d %d %d", atomic_read(&e->read),
+			       atomic_read(&e->corrected),
+			       atomic_read(&e->uncorrected),
+			       atomic_read(&e->write));
 		}
 		DMEMIT(" ");
 		sz = rb_policy_emit(p, result, maxlen, sz);
+		DMEMIT(" %llu/%llu %u",
+		       (u64)DIV_ROUND_UP_SECTOR_T(rb_syncing(rc) ?
+				READ_ONCE(rc->sync_done) : ti->len,
+				RB_SYNC_CHUNK),
+		       (u64)DIV_ROUND_UP_SECTOR_T(ti->len, RB_SYNC_CHUNK),
+		       rc->max_read_errors);
 		break;
 	case STATUSTYPE_TABLE:
 		DMEMIT("%u", rc->set.nr_legs);
@@ -731,6 +499,7 @@ static void readbal_status(struct dm_target *ti, status_type_t type,
 			       (u64)rc->legs[i].offset);
 		DMEMIT(" ");
 		sz = rb_policy_emit(p, result, maxlen, sz);
+		sz = rb_emit_features(rc, result, maxlen, sz);
 		break;
 	case STATUSTYPE_IMA:
 		DMEMIT_TARGET_NAME_VERSION(ti->type);
@@ -823,6 +592,46 @@ static int rb_msg_fail_leg(struct readbal_c *rc, const char *arg)
 	return 0;
 }
 
+static int rb_msg_reinstate_leg(struct readbal_c *rc, const char *arg)
+{
+	struct rb_leg *leg;
+	unsigned int i;
+
+	if (kstrtouint(arg, 10, &i) || i >= rc->set.nr_legs) {
+		DMWARN("reinstate_leg: no leg %s", arg);
+		return -EINVAL;
+	}
+	leg = &rc->legs[i];
+	if (!test_bit(RB_LEG_FAILED, &leg->flags)) {
+		DMWARN("reinstate_leg: leg %u is not failed", i);
+		return -EINVAL;
+	}
+	if (!READ_ONCE(rc->alive)) {
+		DMWARN("reinstate_leg: no leg in sync to copy leg %u from", i);
+		return -EINVAL;
+	}
+	/* It takes writes now, reads once the resync has copied it all. */
+	WRITE_ONCE(rc->sync_done, 0);
+	clear_bit(RB_LEG_FAILED, &leg->flags);
+	set_bit(i, &rc->writable);
+	DMINFO("%s: leg %u (%s) reinstated, resyncing", rb_name(rc), i,
+	       leg->dev->name);
+	rb_sync_start(rc);
+	return 0;
+}
+
+static int rb_msg_max_read_errors(struct readbal_c *rc, const char *arg)
+{
+	unsigned int n;
+
+	if (kstrtouint(arg, 10, &n) || n > INT_MAX) {
+		DMWARN("max_read_errors: bad count %s", arg);
+		return -EINVAL;
+	}
+	WRITE_ONCE(rc->max_read_errors, n);
+	return 0;
+}
+
 static void rb_msg_list_policies(char *result, unsigned int maxlen)
 {
 	const struct rb_policy_type *type;
@@ -867,6 +676,10 @@ static int readbal_message(struct dm_target *ti, unsigned int argc,
 		r = 0;
 	} else if (!strcasecmp(cmd, "fail_leg") && argc == 2) {
 		r = rb_msg_fail_leg(rc, argv[1]);
+	} else if (!strcasecmp(cmd, "reinstate_leg") && argc == 2) {
+		r = rb_msg_reinstate_leg(rc, argv[1]);
+	} else if (!strcasecmp(cmd, "max_read_errors") && argc == 2) {
+		r = rb_msg_max_read_errors(rc, argv[1]);
 	} else if (!strcasecmp(cmd, "list_policies") && argc == 1) {
 		rb_msg_list_policies(result, maxlen);
 		r = 1;	/* the result buffer holds the answer */
@@ -898,6 +711,20 @@ static void readbal_io_hints(struct dm_target *ti, struct queue_limits *limits)
 		blk_limits_io_opt(limits, io_opt);
 }
 
+/* Resync stops for a suspend and goes on at resume. */
+static void readbal_presuspend(struct dm_target *ti)
+{
+	struct readbal_c *rc = ti->private;
+
+	WRITE_ONCE(rc->sync_stop, true);
+	flush_work(&rc->sync_work);
+}
+
+static void readbal_resume(struct dm_target *ti)
+{
+	rb_sync_start(ti->private);
+}
+
 static int readbal_iterate_devices(struct dm_target *ti,
 				   iterate_devices_callout_fn fn, void *data)
 {
@@ -912,12 +739,14 @@ static int readbal_iterate_devices(struct dm_target *ti,
 
 static struct target_type readbal_target = {
 	.name = "readbal",
-	.version = {1, 0, 0},
+	.version = {1, 1, 0},
 	.module = THIS_MODULE,
 	.ctr = readbal_ctr,
 	.dtr = readbal_dtr,
-	.map = readbal_map,
-	.end_io = readbal_end_io,
+	.map = rb_map,
+	.end_io = rb_end_io,
+	.presuspend = readbal_presuspend,
+	.resume = readbal_resume,
 	.status = readbal_status,
 	.message = readbal_message,
 	.iterate_devices = readbal_iterate_devices,

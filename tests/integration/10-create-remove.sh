@@ -16,7 +16,7 @@ for n in 2 8 16; do
 	echo "status rb$n: $status"
 	set -- $status
 	[ "$1" = "$n" ] || die "status names $1 legs, want $n"
-	[ "$2" = 7 ] || die "status has $2 fields per leg, want 7"
+	[ "$2" = 11 ] || die "status has $2 fields per leg, want 11"
 	[ "$(rb_policy_of "rb$n")" = "roundrobin 6 nonlocal_inc_mixed_only 1 rot_nonlocal_inc 1 nonrot_nonlocal_inc 0" ] ||
 		die "rb$n policy status: $(rb_policy_of "rb$n")"
 	for ((i = 0; i < n; i++)); do

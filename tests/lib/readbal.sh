@@ -2,7 +2,9 @@
 # Guest helpers for readbal devices: table lines and status fields.
 # Status INFO (docs/readbal.rst):
 #   <#legs> <#leg fields> {<dev> <state> <inflight> <reads> <read sectors>
-#   <avg read us> <head>}... <policy> <#args> {<knob> <value>}...
+#   <avg read us> <head> <read errors> <corrected> <uncorrected>
+#   <write errors>}... <policy> <#args> {<knob> <value>}...
+#   <in-sync>/<total regions> <max_read_errors>
 
 # rb_table SECTORS POLICY "KNOB VALUE..." DEV...: a readbal table line.
 rb_table() {
@@ -21,16 +23,35 @@ rb_sectors() { blockdev --getsz "$1"; }
 # rb_status NAME: the status INFO line's parameters (after "start len readbal").
 rb_status() { dmsetup status "$1" | cut -d' ' -f4-; }
 
-# rb_leg_field NAME LEG FIELD: field FIELD (0 = dev .. 6 = head) of leg LEG.
+# rb_leg_field NAME LEG FIELD: field FIELD (0 = dev .. 10 = write errors) of leg LEG.
 rb_leg_field() {
 	rb_status "$1" | awk -v leg="$2" -v f="$3" '{ print $(3 + leg * $2 + f) }'
 }
 rb_leg_reads() { rb_leg_field "$1" "$2" 3; }
 rb_leg_state() { rb_leg_field "$1" "$2" 1; }
 rb_leg_inflight() { rb_leg_field "$1" "$2" 2; }
+rb_leg_read_errors() { rb_leg_field "$1" "$2" 7; }
+rb_leg_corrected() { rb_leg_field "$1" "$2" 8; }
+rb_leg_uncorrected() { rb_leg_field "$1" "$2" 9; }
+rb_leg_write_errors() { rb_leg_field "$1" "$2" 10; }
+
+# rb_sync NAME: "<in-sync>/<total>" regions.
+rb_sync() { rb_status "$1" | awk '{ n = 3 + $1 * $2; print $(n + 2 + $(n + 1)) }'; }
+
+# rb_wait_sync NAME [SECONDS]: wait until every region is in sync.
+rb_wait_sync() {
+	local i s
+	for ((i = 0; i < ${2:-120} * 10; i++)); do
+		s=$(rb_sync "$1")
+		[ "${s%/*}" = "${s#*/}" ] && ! rb_status "$1" | grep -q ' a ' && return 0
+		sleep 0.1
+	done
+	echo "resync of $1 not done: $(rb_status "$1")" >&2
+	return 1
+}
 
 # rb_policy_of NAME: "<policy> <#args> <knob> <value>..." from status.
-rb_policy_of() { rb_status "$1" | awk '{ n = 3 + $1 * $2; for (i = n; i <= NF; i++) printf "%s%s", $i, (i < NF ? " " : "\n") }'; }
+rb_policy_of() { rb_status "$1" | awk '{ n = 3 + $1 * $2; e = n + 1 + $(n + 1); for (i = n; i <= e; i++) printf "%s%s", $i, (i < e ? " " : "\n") }'; }
 
 # rb_read_direct DEV MB [SKIP_MB]: read MB MiB with O_DIRECT.
 rb_read_direct() { dd if="$1" of=/dev/null bs=1M count="$2" skip="${3:-0}" iflag=direct status=none; }

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dm-readbal: the target core's private state, shared by
+ * readbal-target.c (table, status, messages), readbal-io.c (the I/O path)
+ * and readbal-sync.c (write barriers, read repair, leg resync).
+ */
+#ifndef DM_READBAL_CORE_H
+#define DM_READBAL_CORE_H
+
+#include <linux/device-mapper.h>
+#include <linux/dm-kcopyd.h>
+#include <linux/bio.h>
+#include <linux/mutex.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+
+#include "readbal.h"
+
+#define DM_MSG_PREFIX "readbal"
+
+/*
+ * Writes and the repairs or resync copies that must not race them meet at
+ * barriers, as in md raid1: the mirror is cut into units, hashed into
+ * buckets; a write counts itself in its unit's bucket, a repair raises the
+ * bucket's barrier and waits for those writes to drain.
+ */
+#define RB_UNIT_SHIFT		17	/* 64 MiB units, in sectors */
+#define RB_BUCKET_BITS		10
+#define RB_BUCKETS		BIT(RB_BUCKET_BITS)
+
+/* Resync copies this much at a time, between barriers. */
+#define RB_SYNC_CHUNK		2048	/* sectors */
+
+#define RB_MAX_READ_ERRORS	20	/* md raid1's default */
+
+struct rb_leg_errors {
+	atomic_t read;			/* reads the leg failed */
+	atomic_t corrected;		/* ... rewritten and verified */
+	atomic_t uncorrected;		/* ... whose rewrite failed */
+	atomic_t write;			/* writes the leg failed */
+};
+
+struct readbal_c {
+	struct dm_target *ti;
+	struct rb_set set;
+	/* bit n: leg n is in sync and healthy: reads may go there */
+	unsigned long alive;
+	/* bit n: leg n takes writes: alive, or being resynced */
+	unsigned long writable;
+	struct rb_policy __rcu *policy;
+	struct mutex lock;		/* serialises messages and policy changes */
+	struct bio_set clones;		/* write clones, one per leg */
+	struct work_struct event_work;	/* dm_table_event() may sleep */
+	struct workqueue_struct *wq;	/* retries, repairs, resync */
+	struct work_struct retry_work;
+	spinlock_t slow_lock;		/* retries and deferred writes only */
+	struct bio_list retries;
+	struct bio_list deferred;	/* writes held at a barrier */
+	struct rb_leg_stats *baseline;	/* counters at the last reset_stats */
+	struct rb_leg_errors *errors;
+	unsigned int max_read_errors;
+
+	/* barriers */
+	atomic_t nr_writes[RB_BUCKETS];
+	atomic_t barrier[RB_BUCKETS];
+	wait_queue_head_t barrier_wait;
+	struct dm_io_client *io_client;	/* repair writes and verifies */
+
+	/* resync of legs in writable but not alive */
+	struct work_struct sync_work;
+	struct dm_kcopyd_client *kcopyd;
+	sector_t sync_done;		/* sectors in sync (READ_ONCE) */
+	bool sync_stop;			/* presuspend: stop copying */
+
+	struct rb_leg legs[];
+};
+
+/*
+ * What a read needs to be sent again after a leg failed it: the fields
+ * dm-bio-record.h saves (that header is not in the headers packages).
+ */
+struct rb_bio_record {
+	unsigned long flags;
+	struct bvec_iter iter;
+	int remaining;
+};
+
+/* Per-bio data of every bio the target maps. */
+struct rb_bio {
+	struct readbal_c *rc;
+	struct rb_policy *policy;	/* the policy that routed the read */
+	u64 start_ns;
+	struct rb_io io;
+	unsigned int leg;		/* the leg a read went to */
+	unsigned long tried;		/* read: legs that failed it */
+	struct rb_bio_record record;	/* read: the bio as mapped */
+	int bucket;			/* write: barrier bucket, or -1 */
+	atomic_t pending;		/* write clones not yet ended */
+	unsigned long failed;		/* write: legs that failed it */
+	blk_status_t status;		/* write: an error a leg returned */
+};
+
+/* A write clone: front_pad of the bio_set. */
+struct rb_clone {
+	struct bio *orig;
+	unsigned int leg;
+	struct bio clone;
+};
+
+static inline bool rb_leg_alive(struct readbal_c *rc, unsigned int leg)
+{
+	return READ_ONCE(rc->alive) & (1UL << leg);
+}
+
+static inline const char *rb_name(struct readbal_c *rc)
+{
+	return dm_table_device_name(rc->ti->table);
+}
+
+/* readbal-io.c */
+int rb_map(struct dm_target *ti, struct bio *bio);
+int rb_end_io(struct dm_target *ti, struct bio *bio, blk_status_t *error);
+void rb_retry_work(struct work_struct *work);
+int rb_map_write(struct readbal_c *rc, struct bio *bio, struct rb_bio *pb);
+void rb_fail_leg(struct readbal_c *rc, unsigned int i, const char *why);
+
+/* readbal-sync.c */
+bool rb_write_enter(struct readbal_c *rc, struct bio *bio, struct rb_bio *pb);
+void rb_write_exit(struct readbal_c *rc, struct rb_bio *pb);
+bool rb_repair(struct readbal_c *rc, struct bio *bio, struct rb_bio *pb);
+void rb_sync_work(struct work_struct *work);
+void rb_sync_start(struct readbal_c *rc);
+struct dm_kcopyd_client *rb_kcopyd_create(void);
+
+#endif
