@@ -45,8 +45,9 @@ _rb_profile() {
 	esac
 }
 
+# bash reports why a write failed (EBUSY, EINVAL...); this says what it was.
 _rb_cfs_write() { # ATTR-PATH VALUE
-	echo "$2" >"$1" 2>/dev/null || _rb_err "cannot write '$2' to $1"
+	echo "$2" >"$1" || _rb_err "cannot write '$2' to $1"
 }
 
 # Writes each comma-separated range to the badblocks attribute; a bare
