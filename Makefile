@@ -12,9 +12,9 @@ MODULE := dm-readbal/dm-readbal.ko
 MODULE_SRC := $(wildcard dm-readbal/*.[ch]) dm-readbal/Kbuild
 export KVER CACHE
 
-.PHONY: all module deps unit integration check demo checkpatch sparse style clean
+.PHONY: all module tools tools-test deps unit integration check demo checkpatch sparse style clean
 
-all: module
+all: module tools
 
 deps:
 	@tests/vm/install-deps
@@ -25,10 +25,16 @@ $(MODULE): $(MODULE_SRC)
 	@test -d "$(KDIR)" || { echo "no kernel build tree at $(KDIR): run 'make deps' (installs linux-headers-$(KVER)) or set KDIR=" >&2; exit 2; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/dm-readbal RB_WERROR=$(RB_WERROR) modules
 
+tools:
+	$(MAKE) -C tools
+
+tools-test:
+	$(MAKE) -C tools test
+
 unit:
 	$(MAKE) -C tests/unit run
 
-integration: module
+integration: module tools
 	tests/modules/build
 	tests/vm/run tests/integration/*.sh
 
@@ -36,8 +42,11 @@ integration: module
 check: deps
 	@tests/check
 
+# The guest's output comes back through the results share.
 demo: deps module
-	tests/vm/run tests/demo/mixed-array.sh --show
+	@rm -rf results/demo
+	RB_RESULTS_DIR=results/demo tests/vm/run tests/demo/mixed-array.sh
+	@sed -n '/^legs:/,/^dmsetup status/p' results/demo/logs/01-mixed-array.log
 
 # Kernel style, with the checkpatch of Debian's linux-source-6.1.
 # Kernel style: W=1 -Werror build, sparse, checkpatch of Debian's linux-source-6.1.
@@ -47,3 +56,4 @@ checkpatch sparse style:
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/dm-readbal clean 2>/dev/null || true
 	$(MAKE) -C tests/unit clean 2>/dev/null || true
+	$(MAKE) -C tools clean 2>/dev/null || true

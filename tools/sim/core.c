@@ -8,7 +8,11 @@
  * time.  A write: one clone per leg, ended when all are.  Bios larger than
  * a leg's max_kb are cut for that leg, as its queue would split them.
  * rb_leg_disk_read_wait_ns() (the latency policy) reads each leg's
- * part_stat, cached for a jiffy as the core does.
+ * part_stat, cached for a jiffy as the core does.  A policy with a chunk
+ * hook may keep only the head of a read for the leg it picks; the rest is
+ * routed on its own right away (dm_accept_partial_bio), and the bio ends
+ * when all its parts have.  A policy's io_opt raises the read-ahead of
+ * buffered readers to 2 * io_opt, as the kernel does at table load.
  */
 #include <stdio.h>
 #include <string.h>
@@ -97,7 +101,15 @@ int core_init(struct sim *s, const char *policy, char *err, size_t errlen)
 	c->set.legs = c->legs;
 	memset(shim_disk_wait_ns, 0, sizeof(shim_disk_wait_ns));
 	shim_now_ns = 0;
-	return policy ? core_policy(c, policy, err, errlen) : 0;
+	s->ra = s->cfg->wl.ra;
+	if (!policy)
+		return 0;
+	if (core_policy(c, policy, err, errlen))
+		return -1;
+	/* disk_update_readahead(): ra_pages = max(2 * io_opt, the default) */
+	if (c->pol.type->io_opt && 2ULL * c->pol.type->io_opt(&c->pol) > s->ra)
+		s->ra = 2 * c->pol.type->io_opt(&c->pol);
+	return 0;
 }
 
 void core_fini(struct sim *s)
@@ -152,8 +164,8 @@ static void core_disk_waits(struct sim *s)
 	}
 }
 
-/* rb_map_read() */
-static void core_read(struct sim *s, struct sim_bio *b)
+/* rb_route_read(): the policy's leg for @b, accounted, then the leg's */
+static void core_route(struct sim *s, struct sim_bio *b)
 {
 	struct core *c = s->core;
 	struct rb_policy *p = &c->pol;
@@ -166,10 +178,6 @@ static void core_read(struct sim *s, struct sim_bio *b)
 	struct rb_leg *leg;
 
 	if (p->type) {
-		shim_current.pid = b->pid;
-		shim_cpu = b->cpu;
-		shim_now_ns = s->now;
-		core_disk_waits(s);
 		i = p->type->select(p, &io);
 		if (i >= c->set.nr_legs || !rb_leg_eligible(&io, i)) {
 			fprintf(stderr, "rbsim: %s chose leg %u\n",
@@ -187,6 +195,64 @@ static void core_read(struct sim *s, struct sim_bio *b)
 	b->start = s->now;
 	c->reads[i]++;
 	core_to_leg(s, b, i);
+}
+
+/* A part of a split read ended: the read ends with its last part. */
+static void core_part_done(struct sim *s, struct sim_bio *part)
+{
+	struct sim_bio *b = part->owner;
+
+	sim_bio_put(s, part);
+	if (!--b->pending)
+		b->done(s, b);
+}
+
+/*
+ * rb_map_read(): the policy's chunk hook may keep the head of the read
+ * (dm_accept_partial_bio); dm resubmits the rest, which is mapped on its
+ * own, here at once.  Each part is a bio of its own on its leg.
+ */
+static void core_read(struct sim *s, struct sim_bio *b)
+{
+	struct rb_policy *p = &s->core->pol;
+	struct rb_io io = {
+		.sector = b->sector,
+		.sectors = b->sectors,
+		.eligible = s->core->alive,
+	};
+	struct sim_bio *part;
+	unsigned int n = 0;
+
+	if (p->type) {
+		shim_current.pid = b->pid;
+		shim_cpu = b->cpu;
+		shim_now_ns = s->now;
+		core_disk_waits(s);
+		if (p->type->chunk)
+			n = p->type->chunk(p, &io);
+	}
+	if (!n || n >= io.sectors) {
+		core_route(s, b);
+		return;
+	}
+	for (;;) {
+		part = sim_bio_get(s);
+		part->sector = io.sector;
+		part->sectors = n;
+		part->pid = b->pid;
+		part->cpu = b->cpu;
+		part->done = core_part_done;
+		part->owner = b;
+		b->pending++;
+		core_route(s, part);
+		io.sector += n;
+		io.sectors -= n;
+		if (!io.sectors)
+			break;
+		n = p->type->chunk(p, &io);
+		if (!n || n > io.sectors)
+			n = io.sectors;
+	}
 }
 
 /* rb_end_read() */

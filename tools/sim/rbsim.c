@@ -211,10 +211,12 @@ static void run_one(const struct opts *o, const char *profile,
 {
 	struct sim_config cfg;
 	struct sim_result r;
-	double leg_mibps[SIM_MAX_LEGS] = { 0 }, limit = 0;
+	double leg_mibps[SIM_MAX_LEGS] = { 0 }, limit = 0, slowed = 0;
+	double recover[MAX_NAMES];
 	char err[256];
 	unsigned int i;
 	static bool header_done;
+	bool slow;
 
 	if (sim_config_init(&cfg, profile, workload, o->scale, o->seek, err,
 			    sizeof(err)))
@@ -225,10 +227,28 @@ static void run_one(const struct opts *o, const char *profile,
 	if (!o->csv || !header_done)
 		report_header(stdout, &cfg, leg_mibps, limit, o->csv);
 	header_done = true;
+	slow = !o->csv && cfg.slow.leg >= 0;
+	if (slow && sim_limit_slowed(&cfg, &slowed))
+		die("legs-alone run failed", NULL);
 	for (i = 0; i < o->nr_policies; i++) {
 		if (sim_run(&cfg, o->policies[i], -1, &r, err, sizeof(err)))
 			die(err, NULL);
 		report_row(stdout, &cfg, o->policies[i], &r, limit, o->csv);
+		if (slow)
+			recover[i] = sim_recovery_s(&cfg, &r, slowed, 0.9);
+	}
+	if (slow) {
+		printf("\nleg %d %gx slower at %g s: limit %.1f MiB/s; seconds "
+		       "until every later %g s is within 10%% of it:\n",
+		       cfg.slow.leg, cfg.slow.factor, cfg.slow.at_s, slowed,
+		       SIM_RECOVER_WINDOW_S);
+		for (i = 0; i < o->nr_policies; i++) {
+			if (recover[i] < 0)
+				printf("%-14s never\n", o->policies[i]);
+			else
+				printf("%-14s %.1f\n", o->policies[i],
+				       recover[i]);
+		}
 	}
 	if (!o->csv)
 		printf("\n");

@@ -105,6 +105,12 @@ static void sim_results(struct sim *s, struct sim_result *res)
 	for (i = 0; total && i < s->nr_legs; i++)
 		res->share[i] = 100.0 * (double)res->leg_reads[i] /
 				(double)total;
+	res->nr_bins = (unsigned int)(secs / SIM_BIN_S);
+	if (res->nr_bins > SIM_BINS)
+		res->nr_bins = SIM_BINS;
+	for (i = 0; i < res->nr_bins; i++)
+		res->bin_mibps[i] = (double)s->st.bin_bytes[i] / SIM_MIB /
+				    SIM_BIN_S;
 }
 
 int sim_run(const struct sim_config *cfg, const char *policy, int alone,
@@ -135,9 +141,14 @@ int sim_run(const struct sim_config *cfg, const char *policy, int alone,
 		sim_free(&s);
 		return -1;
 	}
+	/* slow from the start: before the first read, not just after it */
+	if (slow_leg >= 0 && (unsigned int)slow_leg < s.nr_legs &&
+	    cfg->slow.at_s <= 0)
+		apply_slowdown(&s, s.leg[slow_leg]);
 	jobs_init(&s);
 	jobs_start(&s);
-	if (slow_leg >= 0 && (unsigned int)slow_leg < s.nr_legs)
+	if (slow_leg >= 0 && (unsigned int)slow_leg < s.nr_legs &&
+	    cfg->slow.at_s > 0)
 		sim_at(&s, (simtime_t)(cfg->slow.at_s * SIM_NS),
 		       apply_slowdown, s.leg[slow_leg]);
 
@@ -173,4 +184,34 @@ int sim_limit(const struct sim_config *cfg, double leg_mibps[SIM_MAX_LEGS],
 	}
 	*limit = reads + writes;
 	return 0;
+}
+
+int sim_limit_slowed(const struct sim_config *cfg, double *limit)
+{
+	struct sim_config slowed = *cfg;
+	double leg_mibps[SIM_MAX_LEGS];
+
+	slowed.slow.at_s = 0;
+	return sim_limit(&slowed, leg_mibps, limit);
+}
+
+double sim_recovery_s(const struct sim_config *cfg, const struct sim_result *r,
+		      double limit, double frac)
+{
+	unsigned int w = (unsigned int)(SIM_RECOVER_WINDOW_S / SIM_BIN_S + 0.5);
+	unsigned int first = (unsigned int)(cfg->slow.at_s / SIM_BIN_S + 0.5);
+	unsigned int i, j, ok = r->nr_bins + 1;
+	double sum;
+
+	/* the latest window start from which every window is good */
+	for (i = r->nr_bins >= w ? r->nr_bins - w + 1 : 0; i-- > first;) {
+		for (sum = 0, j = i; j < i + w; j++)
+			sum += r->bin_mibps[j];
+		if (sum / w < frac * limit)
+			break;
+		ok = i;
+	}
+	if (ok > r->nr_bins)
+		return -1;
+	return (ok + w) * SIM_BIN_S - cfg->slow.at_s;
 }

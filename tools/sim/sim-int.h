@@ -83,6 +83,7 @@ struct sim {
 	struct job *jobs;
 	struct stats st;
 	struct pool bios, reqs, apps;
+	unsigned int ra;		/* bytes: buffered readers' read-ahead */
 };
 
 static inline void sim_at(struct sim *s, simtime_t t, event_fn fn, void *arg)

@@ -15,6 +15,8 @@
 #define SIM_MAX_LEGS	16		/* RB_MAX_LEGS */
 #define SIM_NS		1000000000.0	/* ns per second */
 #define SIM_MIB		1048576.0
+#define SIM_BIN_S	0.1		/* throughput over time: 100 ms bins */
+#define SIM_BINS	600		/* the first minute */
 
 typedef uint64_t simtime_t;		/* ns since the run started */
 
@@ -106,6 +108,9 @@ struct sim_result {
 	uint64_t leg_reads[SIM_MAX_LEGS];	/* reads routed to each leg */
 	double share[SIM_MAX_LEGS];		/* percent of those */
 	uint64_t events;
+	/* MiB/s over each SIM_BIN_S of the run, reads and writes */
+	unsigned int nr_bins;
+	double bin_mibps[SIM_BINS];
 };
 
 /* profiles.c: a configuration from names; 0, or -1 and a reason in @err */
@@ -132,5 +137,16 @@ int sim_run(const struct sim_config *cfg, const char *policy, int alone,
  */
 int sim_limit(const struct sim_config *cfg, double leg_mibps[SIM_MAX_LEGS],
 	      double *limit);
+
+/*
+ * A slowdown (cfg->slow): the limit once it applies (the legs alone, the
+ * slowed one slow from the start), and the seconds from the slowdown until
+ * the throughput over every later SIM_RECOVER_WINDOW_S of the run is at
+ * least @frac of @limit; -1 if it never gets there.
+ */
+#define SIM_RECOVER_WINDOW_S	1.0
+int sim_limit_slowed(const struct sim_config *cfg, double *limit);
+double sim_recovery_s(const struct sim_config *cfg, const struct sim_result *r,
+		      double limit, double frac);
 
 #endif

@@ -28,8 +28,13 @@ static double bucket_mid(unsigned int i)
 	return lo + width / 2;
 }
 
-void stats_io(struct stats *st, uint64_t bytes, int write, uint64_t lat_ns)
+void stats_io(struct stats *st, uint64_t bytes, int write, uint64_t lat_ns,
+	      uint64_t now_ns)
 {
+	uint64_t bin = now_ns / STATS_BIN_NS;
+
+	if (bin < STATS_BINS)
+		st->bin_bytes[bin] += bytes;
 	st->ios++;
 	if (write)
 		st->write_bytes += bytes;

@@ -10,10 +10,12 @@
  *
  * A buffered sequential reader does read() calls of bs bytes through the
  * page cache, whose read-ahead (mm/readahead.c, simplified) issues windows
- * of max(ra, bs) bytes: a miss issues one synchronously with the next
- * window's trigger bs into it; reading across a trigger issues the next
- * window, whose trigger is its first byte.  So up to two windows are in
- * flight, as with a steady ondemand_readahead().  A read() returns when its
+ * of up to max(ra, bs) bytes: a miss issues one synchronously with the
+ * next window's trigger bs into it; reading across a trigger issues the
+ * next window, whose trigger is its first byte.  So up to two windows are
+ * in flight, as with a steady ondemand_readahead().  Windows grow as the
+ * kernel's do: the first get_init_ra_size(), then get_next_ra_size() of
+ * the one before (at the default 128 KiB, every window is the largest).  A read() returns when its
  * bytes have arrived, plus the copy at copy_mibps.  Random buffered reads
  * are direct reads at QD1 (read-ahead backs off on random access).
  */
@@ -34,6 +36,7 @@ struct job {
 	unsigned int qd;
 	/* buffered reader */
 	uint64_t pos, ra_end, marker;	/* relative to base */
+	uint64_t ra_size;		/* sectors of the last window */
 	struct sim_bio *ra[RA_MAX_BIOS];	/* in flight or unread, in order */
 	unsigned int ra_n;
 	bool waiting;
@@ -110,7 +113,7 @@ static void direct_bio_done(struct sim *s, struct sim_bio *b)
 		return;
 	if (s->now <= s->end)
 		stats_io(&s->st, (uint64_t)io->sectors * 512, io->write,
-			 s->now - io->submit);
+			 s->now - io->submit, s->now);
 	pool_put(&s->apps, io);
 	direct_issue(j);
 }
@@ -208,7 +211,8 @@ static void read_done(struct sim *s, void *arg)
 	struct job *j = arg;
 
 	if (s->now <= s->end)
-		stats_io(&s->st, s->cfg->wl.bs, 0, s->now - j->read_start);
+		stats_io(&s->st, s->cfg->wl.bs, 0, s->now - j->read_start,
+			 s->now);
 	j->pos += bs_sectors(s);
 	ra_drop(j, false);
 	read_call(j);
@@ -239,6 +243,29 @@ static void ra_bio_done(struct sim *s, struct sim_bio *b)
 		read_copy(j);
 }
 
+/* mm/readahead.c: the first window for a read of @req, and the next ones */
+static uint64_t ra_init_size(uint64_t req, uint64_t max)
+{
+	uint64_t size = 8;	/* a page */
+
+	while (size < req)
+		size <<= 1;
+	if (size <= max / 32)
+		return size * 4;
+	if (size <= max / 4)
+		return size * 2;
+	return max;
+}
+
+static uint64_t ra_next_size(uint64_t cur, uint64_t max)
+{
+	if (cur < max / 16)
+		return 4 * cur;
+	if (cur <= max / 2)
+		return 2 * cur;
+	return max;
+}
+
 /* Read ahead [ra_end, ra_end + len) of the slice; false if it cannot. */
 static bool ra_window(struct job *j, uint64_t len)
 {
@@ -257,7 +284,7 @@ static bool ra_window(struct job *j, uint64_t len)
 static void read_call(struct job *j)
 {
 	struct sim *s = j->sim;
-	uint64_t bs = bs_sectors(s), win = s->cfg->wl.ra / 512;
+	uint64_t bs = bs_sectors(s), win = s->ra / 512;
 
 	if (s->now >= s->end)
 		return;
@@ -271,14 +298,16 @@ static void read_call(struct job *j)
 	if (j->pos >= j->ra_end) {
 		/* miss: synchronous read-ahead, next trigger bs into it */
 		j->ra_end = j->pos;
-		ra_window(j, win);
-		j->marker = win > bs ? j->pos + bs : j->ra_end;
+		j->ra_size = ra_init_size(bs, win);
+		ra_window(j, j->ra_size);
+		j->marker = j->ra_size > bs ? j->pos + bs : j->ra_end;
 	} else if (j->marker >= j->pos && j->marker < j->pos + bs) {
 		/* across the trigger: the next window, triggered at its start */
 		j->marker = j->ra_end;
-		ra_window(j, win);
+		j->ra_size = ra_next_size(j->ra_size, win);
+		ra_window(j, j->ra_size);
 	}
-	while (j->ra_end < j->pos + bs && ra_window(j, win))
+	while (j->ra_end < j->pos + bs && ra_window(j, j->ra_size))
 		;
 	if (ra_ready(j))
 		read_copy(j);
