@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# vm-timeout: 600
 # Data integrity: fio writes with verify=crc32c through the mirror, then
 # reads back and verifies under every policy; the legs end byte-identical.
 set -euo pipefail

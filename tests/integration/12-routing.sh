@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# vm-timeout: 600
 # Reads land where each policy says: checked in readbal's status and in the
 # legs' own /sys/block/*/stat.
 set -euo pipefail

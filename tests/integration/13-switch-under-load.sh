@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# vm-timeout: 600
 # 1000 policy and knob switches while fio writes and verifies: no verify
 # error, no I/O error, no stuck I/O.
 set -euo pipefail

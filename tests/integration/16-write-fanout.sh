@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# vm-timeout: 600
 # Flush, discard and write-zeroes reach every leg; 1280 KiB bios (seed 001)
 # pass both ways with data verified; the legs end identical.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# vm-timeout: 600
 # Read errors (issue 4): a read a leg fails is served by another leg and the
 # failed copy is rewritten and verified; under every policy the reader sees
 # the right data and no error; a range bad on every leg fails alone.
@@ -29,7 +30,7 @@ dmsetup message mir 0 reset_stats
 # Deterministic: every read goes to leg 0, whose block 1000 is bad.
 dmsetup message mir 0 policy device preferred 0
 dmsetup message dust0 0 addbadblock 1000
-dmsetup message dust0 0 enable
+for i in 0 1 2; do dmsetup message "dust$i" 0 enable; done
 dd if="$dev" of=/tmp/got bs=4k skip=120 count=16 iflag=direct status=none ||
 	die "the reader saw a read error"
 cmp /tmp/got <(dd if=/tmp/pattern bs=4k skip=120 count=16 status=none) || die "wrong data read"
@@ -39,7 +40,7 @@ cmp /tmp/got <(dd if=/tmp/pattern bs=4k skip=120 count=16 status=none) || die "w
 # The rewrite remapped the block: leg 0 alone reads it, right.
 cmp <(dd if="${legs[0]}" bs=512 skip=1000 count=1 iflag=direct status=none) \
     <(dd if=/tmp/pattern bs=512 skip=1000 count=1 status=none) || die "leg 0 block 1000 not repaired"
-dmesg | grep -q 'corrected' || die "no 'corrected' in the kernel log"
+grep -q 'corrected' <(dmesg) || die "no 'corrected' in the kernel log"
 
 # Every policy: bad blocks on every leg (different ones), the whole mirror
 # read by 3 processes: right data, no error, each error corrected.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# vm-timeout: 600
 # Write errors and resync (issue 4): a leg that fails writes during fio is
 # marked D with a dm event, fio sees no error, the leg is not read again;
 # reinstate_leg resyncs it and the legs end identical.  A table reload
