@@ -16,6 +16,7 @@ static const struct rb_policy_type *const rb_policies[] = {
 	&rb_policy_md,
 	&rb_policy_zfs,
 	&rb_policy_hst,
+	&rb_policy_adaptive,
 };
 
 const struct rb_policy_type *rb_policy_type_at(unsigned int i)

@@ -158,5 +158,6 @@ extern const struct rb_policy_type rb_policy_round_robin;
 extern const struct rb_policy_type rb_policy_md;
 extern const struct rb_policy_type rb_policy_zfs;
 extern const struct rb_policy_type rb_policy_hst;
+extern const struct rb_policy_type rb_policy_adaptive;
 
 #endif

@@ -10,7 +10,7 @@
 
 static const char *const expected[] = {
 	"pid", "roundrobin", "latency", "device", "round-robin",
-	"md", "zfs", "hst",
+	"md", "zfs", "hst", "adaptive",
 };
 
 static unsigned int nr_types(void)
@@ -82,6 +82,7 @@ static void test_nr_knobs(void **state)
 	assert_int_equal(rb_policy_nr_knobs(rb_policy_find("roundrobin")), 3);
 	assert_int_equal(rb_policy_nr_knobs(rb_policy_find("device")), 1);
 	assert_int_equal(rb_policy_nr_knobs(rb_policy_find("round-robin")), 1);
+	assert_int_equal(rb_policy_nr_knobs(rb_policy_find("adaptive")), 5);
 }
 
 /* Every policy: show -> set gives the same value, and a bad set is refused. */

@@ -11,8 +11,10 @@
  *
  *	{ RANK, "*", "*", "adaptive", "*", 0.05 },
  *
- * and its targets are FLOOR rows (fraction of the physical limit) and
- * BEST_LEG rows (fraction of the fastest leg alone).
+ * and its targets are FLOOR rows (fraction of the physical limit),
+ * BEST_LEG rows (fraction of the fastest leg alone) and RECOVER rows (the
+ * fastest leg becomes ten times slower at 1 s: seconds until every later
+ * second of throughput is within 10% of the slowed legs' limit).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -33,7 +35,13 @@ enum kind {
 	RANK,		/* better >= worse * (1 - tol) */
 	FLOOR,		/* better >= tol * the physical limit */
 	BEST_LEG,	/* better >= tol * the fastest leg alone */
+	RECOVER,	/* better recovers from a slowdown in tol seconds */
 };
+
+/* RECOVER: the fastest leg alone gets this much slower at this time */
+#define RECOVER_FACTOR	10
+#define RECOVER_AT_S	1.0
+#define RECOVER_SECONDS	4
 
 struct fact {
 	enum kind kind;
@@ -64,6 +72,48 @@ static const struct fact facts[] = {
 	/* the seek model: md's nearest head and stickiness */
 	{ RANK, "3hdd-seek", "randread-qd32", "md", "pid", 0.02 },
 	{ RANK, "3hdd-seek", "seqread-8job", "md", "pid", 0.02 },
+
+	/* adaptive (issue 7): every other policy, everywhere, within 5% */
+	{ RANK, "*", "*", "adaptive", "*", 0.05 },
+	/*
+	 * 8 sequential readers: 0.95 of the limit.  Not md's everywhere:
+	 * 0.95 of md on 3hdd-seek (md's small reads hit the drive's cache),
+	 * 0.98 on 2hdd+ssd; the row above holds it within 5%.
+	 */
+	{ FLOOR, "*", "seqread-8job", "adaptive", NULL, 0.95 },
+	/* one buffered reader: 0.8 on flash, 0.6 with the seek model */
+	{ FLOOR, "ssd+nvme", "seqread-1job", "adaptive", NULL, 0.8 },
+	{ FLOOR, "nvme+remote", "seqread-1job", "adaptive", NULL, 0.8 },
+	{ FLOOR, "2ram", "seqread-1job", "adaptive", NULL, 0.8 },
+	{ FLOOR, "3hdd-seek", "seqread-1job", "adaptive", NULL, 0.6 },
+	{ FLOOR, "2hdd-seek+ssd", "seqread-1job", "adaptive", NULL, 0.6 },
+	/* and on null_blk hdds, where a skip costs no seek */
+	{ FLOOR, "3hdd", "seqread-1job", "adaptive", NULL, 0.9 },
+	{ FLOOR, "2hdd+ssd", "seqread-1job", "adaptive", NULL, 0.9 },
+	/* 4 KiB QD1 on mixed arrays: the fastest leg's IOPS */
+	{ BEST_LEG, "2hdd+ssd", "randread-qd1", "adaptive", NULL, 0.95 },
+	{ BEST_LEG, "2hdd-seek+ssd", "randread-qd1", "adaptive", NULL, 0.95 },
+	{ BEST_LEG, "ssd+nvme", "randread-qd1", "adaptive", NULL, 0.95 },
+	{ BEST_LEG, "nvme+remote", "randread-qd1", "adaptive", NULL, 0.95 },
+	/* QD32: the better of the fastest leg alone and the best other */
+	{ BEST_LEG, "*", "randread-qd32", "adaptive", NULL, 1.0 },
+	{ RANK, "*", "randread-qd32", "adaptive", "*", 0.01 },
+	/*
+	 * The fastest leg ten times slower: back within 10% of the new limit
+	 * in 2 s.  Not asserted where it is not so: one reader with the
+	 * seek model (it never gets within 10%), 8 readers on 3hdd and
+	 * 2hdd+ssd (about 2 s: the read-ahead queued on the slowed leg).
+	 */
+	{ RECOVER, "*", "randread-qd32", "adaptive", NULL, 2.0 },
+	{ RECOVER, "2hdd+ssd", "seqread-1job", "adaptive", NULL, 2.0 },
+	{ RECOVER, "ssd+nvme", "seqread-1job", "adaptive", NULL, 2.0 },
+	{ RECOVER, "nvme+remote", "seqread-1job", "adaptive", NULL, 2.0 },
+	{ RECOVER, "2ram", "seqread-1job", "adaptive", NULL, 2.0 },
+	{ RECOVER, "ssd+nvme", "seqread-8job", "adaptive", NULL, 2.0 },
+	{ RECOVER, "nvme+remote", "seqread-8job", "adaptive", NULL, 2.0 },
+	{ RECOVER, "2ram", "seqread-8job", "adaptive", NULL, 2.0 },
+	{ RECOVER, "3hdd-seek", "seqread-8job", "adaptive", NULL, 2.0 },
+	{ RECOVER, "2hdd-seek+ssd", "seqread-8job", "adaptive", NULL, 2.0 },
 };
 
 static const char *const gate_workloads[] = {
@@ -177,6 +227,50 @@ static const char *fact_worse(const struct fact *f, unsigned int i)
 	return sim_policy_name(i);
 }
 
+/*
+ * RECOVER: the fastest leg (alone, on this workload) gets RECOVER_FACTOR
+ * times slower at RECOVER_AT_S; 0 if @policy recovers in tol seconds.
+ */
+static unsigned int check_recover(const struct fact *f, const char *profile,
+				  const char *workload)
+{
+	const struct sim_result *r;
+	struct sim_result slowed;
+	struct sim_config cfg;
+	double best = -1, limit, s;
+	unsigned int i;
+	char err[256];
+
+	if (config(&cfg, profile, workload))
+		return 1;
+	for (i = 0; i < cfg.nr_legs; i++) {
+		r = result(profile, workload, NULL, (int)i);
+		if (!r)
+			return 1;
+		if (r->mibps > best) {
+			best = r->mibps;
+			cfg.slow.leg = (int)i;
+		}
+	}
+	cfg.slow.factor = RECOVER_FACTOR;
+	cfg.slow.at_s = RECOVER_AT_S;
+	cfg.seconds = RECOVER_SECONDS;
+	if (sim_limit_slowed(&cfg, &limit) ||
+	    sim_run(&cfg, f->better, -1, &slowed, err, sizeof(err))) {
+		print_message("gate: %s %s %s: slowed run failed\n", profile,
+			      workload, f->better);
+		return 1;
+	}
+	s = sim_recovery_s(&cfg, &slowed, limit, 0.9);
+	if (s >= 0 && s <= f->tol)
+		return 0;
+	print_message("  %s %s: %s, leg %d %dx slower at %.1f s: %s%.1f s to 90%% of %.1f MiB/s\n",
+		      profile, workload, f->better, cfg.slow.leg,
+		      RECOVER_FACTOR, RECOVER_AT_S, s < 0 ? "more than " : "",
+		      s < 0 ? RECOVER_SECONDS - RECOVER_AT_S : s, limit);
+	return 1;
+}
+
 /* One (profile, workload) of a fact; returns the failures. */
 static unsigned int check(const struct fact *f, const char *profile,
 			  const char *workload)
@@ -186,6 +280,8 @@ static unsigned int check(const struct fact *f, const char *profile,
 	double bound;
 	const char *worse;
 
+	if (f->kind == RECOVER)
+		return check_recover(f, profile, workload);
 	a = result(profile, workload, f->better, -1);
 	if (!a)
 		return 1;
@@ -234,7 +330,7 @@ int main(void)
 	static char names[N][160];
 	static const char *const kinds[] = {
 		[RANK] = ">=", [FLOOR] = ">= limit x", [BEST_LEG] =
-			">= fastest leg x",
+			">= fastest leg x", [RECOVER] = "recovers in",
 	};
 	unsigned int i;
 
@@ -245,6 +341,8 @@ int main(void)
 		if (f->kind == RANK)
 			snprintf(bound, sizeof(bound), "%s (-%.0f%%)", f->worse,
 				 f->tol * 100);
+		else if (f->kind == RECOVER)
+			snprintf(bound, sizeof(bound), "%.1f s", f->tol);
 		else
 			snprintf(bound, sizeof(bound), "%.2f", f->tol);
 		snprintf(names[i], sizeof(names[i]), "%s %s: %s %s %s",

@@ -1,0 +1,768 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dm-readbal policy "adaptive": every read goes where it will be done
+ * soonest, so each leg serves the share of the reads it can finish no later
+ * than the others could, and one large read is split across legs.
+ *
+ * The model.  Each leg learns, online, from its own reads' service times:
+ *
+ *   serial(b) = cost + b * rate	how long the leg is busy with a read
+ *					of b sectors before the next one can
+ *					start: seek, transfer, a queue slot
+ *   lat(b) = idle(b) - serial(b)	what it takes on top of that, beside
+ *					other reads: a flash read, a round
+ *					trip
+ *
+ * A read's serial time is the gap from the leg's previous completion to its
+ * own, counted only for reads that were queued behind that one (started
+ * more than lat(b) before it ended).  cost and rate are the line through
+ * the moving averages of (sectors, serial time) of small reads (up to 32
+ * KiB) and of large ones; reads that went on from their stream's last read
+ * on a rotational leg (no seek) have a rate of their own, run_rate.
+ * idle(b) is the same line through the service times of reads that found
+ * the leg idle (large ones only: proportional, so a small read looks quick
+ * until one is measured).  Averages are
+ * time-weighted: a sample weighs the time since the class's last sample
+ * over decay_ms, at least 1/256 and at most all, so the model follows a leg
+ * that slows down within a few decay_ms whatever its IOPS.  Until a leg has
+ * completed a read it gets one read at a time, on optimistic defaults.
+ *
+ * The estimate.  A read of b sectors sent to leg i now would be done after
+ *
+ *   E(i) = backlog(i) + serial_i(b) + lat_i(b)
+ *   backlog(i) = inflight_i * cost_i + sectors_in_flight_i * rate_i
+ *
+ * where on a rotational leg the cost is scaled by how far the read is from
+ * the end of the leg's last read (about the square root of the distance
+ * over the leg's average seek distance), and is nothing for a read that
+ * goes on from its stream (run_rate instead).  A leg is saturated when
+ * backlog(i) >= lat_i(b) + cost_i + b * rate_i: it has as many reads in flight
+ * as it serves beside each other, and another would only wait; so is a
+ * leg with as many reads in flight as its queue depth (nr_requests), where
+ * another would make the submitter wait for a tag.
+ *
+ * The choice.
+ *  - Streams: each leg remembers where the last reads of up to 8 streams
+ *    ended on it.  A read that goes on from one, or any read over 32 KiB,
+ *    goes to the leg with the lowest E: a stream gets its data in order as
+ *    early as possible, and a slow leg gets a part of it only when it can
+ *    deliver that part no later than the fast ones.  On a rotational leg a
+ *    stream stays unless another leg would be done a quarter sooner.
+ *  - Small random reads go to the unsaturated leg with the lowest E, else
+ *    to the lowest E of a leg whose queue is not full, else to the lowest
+ *    E: a fast leg takes reads until it is saturated and only then does a
+ *    slow one add its throughput (queue depth 32); at queue depth 1 they
+ *    all go to the fastest leg.
+ *  - Probes: an idle leg that completed nothing for probe_ms, or for 128
+ *    times its own 4 KiB read time if that is sooner, gets the next read
+ *    (4 KiB of it), so that a leg that was slow is measured again.
+ *  - chunk: the chosen leg keeps the read up to its next chunk boundary
+ *    (rot_chunk_kb on rotational legs, flash_chunk_kb on others, aligned to
+ *    the mirror), and the core routes the rest on its own: one large read
+ *    is served by several legs.  Large chunks on rotational legs make the
+ *    skip over the other legs' chunks a short seek; small ones on flash
+ *    spread a read wider.  A rotational leg keeps a whole read while no
+ *    other leg would sit idle.  chunk() leaves its choice of leg in a
+ *    per-CPU word for the select() that follows it.
+ *  - io_opt: half the sum of the legs' chunk sizes, at least 2 MiB (or
+ *    io_opt_kb), so that the read-ahead the kernel derives from it at table
+ *    load (2 * io_opt) keeps every leg busy for one sequential reader.
+ *    More would help one reader on rotational legs, but many readers keep
+ *    that much more queued on a leg, which they all wait for when it
+ *    slows down.
+ *
+ * Knobs (docs/readbal.rst): decay_ms (100), probe_ms (1000; 0: never),
+ * rot_chunk_kb (1024) and flash_chunk_kb (128), 0 for no split, and
+ * io_opt_kb (0: as above); sizes are multiples of 4 KiB.
+ *
+ * No lock: select reads the core's inflight and last_end, the model with
+ * READ_ONCE and the sectors in flight from an atomic64 per leg; start_io
+ * and end_io update the per-leg state with READ_ONCE/WRITE_ONCE.  Two
+ * completions of a leg at once may lose a sample, as the core's ewma_ns
+ * may, and two CPUs may both take a stream's tail or probe a leg: each is
+ * one read routed as it could have been anyway.  Nothing is allocated
+ * after create().
+ */
+#include <linux/ktime.h>
+
+#include "readbal.h"
+
+#define AD_SMALL_SECTORS	64		/* 32 KiB: small reads */
+#define AD_PROBE_SECTORS	8		/* a probe reads 4 KiB */
+#define AD_PROBE_READS		128		/* 1/128 of a leg's time */
+#define AD_FIX			8		/* averages in 1/256 */
+#define AD_K_SHIFT		8		/* rates: ns/sector in 1/256 */
+#define AD_W_SHIFT		10		/* weights in 1/1024 */
+#define AD_W_ONE		1024U		/* 1 << AD_W_SHIFT */
+#define AD_W_MIN		4		/* a sample weighs >= 1/256 */
+#define AD_NS_PER_MS		1000000ULL
+#define AD_MAX_NS		68719476736ULL	/* 2^36: samples up to 68 s */
+#define AD_MAX_SECTORS		4194304U	/* 2^22: 2 GiB */
+#define AD_MAX_RATE		4294967296ULL	/* 2^32: 16 ms per sector */
+#define AD_MAX_INFLIGHT		524288		/* 2^19 reads */
+#define AD_MAX_QUEUED		16777216LL	/* 2^24 sectors: 8 GiB */
+#define AD_MAX_CHUNK_KB		65536		/* 64 MiB */
+#define AD_MAX_IO_OPT_KB	262144		/* 256 MiB */
+#define AD_MIN_IO_OPT_KB	2048		/* unless io_opt_kb says less */
+#define AD_KB_SECTORS		2
+#define AD_NO_SECTOR		(~(sector_t)0)
+#define AD_NR_TAILS		8		/* streams remembered per leg */
+#define AD_UNKNOWN		4611686018427387904ULL	/* 2^62: not measured */
+#define AD_FULL			2305843009213693952ULL	/* 2^61: queue full */
+#define AD_STICK_SHIFT		2		/* moving: 1/4 sooner */
+#define AD_DIST_SHIFT		4		/* seek distance: 1/16 */
+
+/* Before a leg has been measured: 100 MiB/s rotational, 1 GiB/s flash. */
+#define AD_ROT_RATE		((1000000000ULL << AD_K_SHIFT) / 204800)
+#define AD_FLASH_RATE		((1000000000ULL << AD_K_SHIFT) / 2097152)
+
+enum {
+	AD_DECAY_MS,
+	AD_PROBE_MS,
+	AD_ROT_CHUNK_KB,
+	AD_FLASH_CHUNK_KB,
+	AD_IO_OPT_KB,
+	AD_NR_KNOBS
+};
+
+static const char *const ad_knobs[] = {
+	"decay_ms",
+	"probe_ms",
+	"rot_chunk_kb",
+	"flash_chunk_kb",
+	"io_opt_kb",
+	NULL
+};
+
+static const unsigned int ad_default[AD_NR_KNOBS] = {
+	100, 1000, 1024, 128, 0
+};
+
+static const unsigned int ad_min[AD_NR_KNOBS] = { 1, 0, 0, 0, 0 };
+
+static const unsigned int ad_max[AD_NR_KNOBS] = {
+	60000, 3600000, AD_MAX_CHUNK_KB, AD_MAX_CHUNK_KB, AD_MAX_IO_OPT_KB
+};
+
+/* A moving average of (sectors, ns) of one class of reads. */
+struct ad_class {
+	u64 sectors;		/* << AD_FIX; 0: no sample yet */
+	u64 ns;			/* << AD_FIX */
+	u64 stamp;		/* ktime of the last sample */
+};
+
+/*
+ * Serial times of small and of large reads, of reads that went on from
+ * their stream's last read on a rotational leg (no seek); service times of
+ * small and of large reads that found the leg idle.
+ */
+enum {
+	AD_SMALL, AD_LARGE, AD_RUN, AD_IDLE_SMALL, AD_IDLE_LARGE,
+	AD_NR_CLASSES
+};
+
+/* Every field READ_ONCE/WRITE_ONCE, but queued. */
+struct ad_leg {
+	/* the model, read by every select: serial(b) = cost + b * rate */
+	u64 cost;		/* ns */
+	u64 rate;		/* ns per sector << AD_K_SHIFT */
+	u64 run_rate;		/* the same going on from a stream: no seek */
+	u64 idle;		/* on an idle leg: idle + b * idle_rate */
+	u64 idle_rate;
+	u64 dist;		/* rotational: mean seek distance, sectors */
+	/* written as reads start and end */
+	struct ad_class cls[AD_NR_CLASSES];
+	u64 last_finish;	/* ktime of the last read ended */
+	u64 probe_stamp;	/* ktime of the last probe sent */
+	sector_t solo;		/* 1 + sector of a read that found it idle */
+	atomic64_t queued;	/* sectors in flight */
+	/* the streams it serves: where their last reads here ended */
+	sector_t tails[AD_NR_TAILS];	/* AD_NO_SECTOR: none */
+	unsigned int tail_pos;
+	/* 1 + sector: the next read sent here goes on from its stream */
+	sector_t run_next;
+	sector_t runs[AD_NR_TAILS];	/* 1 + sector of such reads in flight */
+	sector_t tail;		/* end of the last read sent */
+};
+
+struct ad_ctx {
+	unsigned int knob[AD_NR_KNOBS];		/* READ_ONCE/WRITE_ONCE */
+	u64 __percpu *pick;	/* chunk()'s choice, for select() */
+	struct ad_leg leg[];	/* one per leg of the set */
+};
+
+static u64 ad_min_u64(u64 a, u64 b)
+{
+	return a < b ? a : b;
+}
+
+static unsigned int ad_knob(struct ad_ctx *ctx, unsigned int knob)
+{
+	return READ_ONCE(ctx->knob[knob]);
+}
+
+static u64 ad_default_rate(const struct rb_leg *leg)
+{
+	return leg->nonrot ? AD_FLASH_RATE : AD_ROT_RATE;
+}
+
+static int ad_create(struct rb_policy *p)
+{
+	unsigned int i, j, n = p->set->nr_legs;
+	u64 now = ktime_get_ns();
+	struct ad_ctx *ctx;
+
+	ctx = kzalloc(sizeof(*ctx) + n * sizeof(ctx->leg[0]), GFP_KERNEL);
+	if (!ctx)
+		return -ENOMEM;
+	ctx->pick = alloc_percpu(u64);
+	if (!ctx->pick) {
+		kfree(ctx);
+		return -ENOMEM;
+	}
+	for (i = 0; i < AD_NR_KNOBS; i++)
+		ctx->knob[i] = ad_default[i];
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < AD_NR_TAILS; j++)
+			ctx->leg[i].tails[j] = AD_NO_SECTOR;
+		ctx->leg[i].tail = AD_NO_SECTOR;
+		ctx->leg[i].rate = ad_default_rate(&p->set->legs[i]);
+		/* a leg is not stale before it had a chance to be read */
+		ctx->leg[i].last_finish = now;
+		atomic64_set(&ctx->leg[i].queued, 0);
+	}
+	p->context = ctx;
+	return 0;
+}
+
+static void ad_destroy(struct rb_policy *p)
+{
+	struct ad_ctx *ctx = p->context;
+
+	if (ctx)
+		free_percpu(ctx->pick);
+	kfree(ctx);
+	p->context = NULL;
+}
+
+static int ad_set_knob(struct rb_policy *p, unsigned int knob,
+		       const char *value, char **error)
+{
+	struct ad_ctx *ctx = p->context;
+	unsigned int v;
+	int r;
+
+	if (knob >= AD_NR_KNOBS) {
+		*error = "unknown knob";
+		return -EINVAL;
+	}
+	r = rb_policy_parse_uint(value, ad_min[knob], ad_max[knob], &v, error);
+	if (r)
+		return r;
+	if (knob >= AD_ROT_CHUNK_KB && v % 4) {
+		*error = "chunk and io_opt sizes are multiples of 4 KiB";
+		return -EINVAL;
+	}
+	WRITE_ONCE(ctx->knob[knob], v);
+	return 0;
+}
+
+static int ad_show_knob(struct rb_policy *p, unsigned int knob, char *buf,
+			size_t len)
+{
+	struct ad_ctx *ctx = p->context;
+
+	if (knob >= AD_NR_KNOBS)
+		return -EINVAL;
+	return scnprintf(buf, len, "%u", ad_knob(ctx, knob));
+}
+
+/*
+ * The model
+ */
+
+/* The weight in 1/1024 of a sample at @now, the previous one at @stamp */
+static u64 ad_weight(struct ad_ctx *ctx, u64 stamp, u64 now)
+{
+	u64 decay = (u64)ad_knob(ctx, AD_DECAY_MS) * AD_NS_PER_MS;
+	u64 w;
+
+	if (!stamp)
+		return AD_W_ONE;
+	if ((s64)(now - stamp) <= 0)
+		return AD_W_MIN;
+	w = div_u64(now - stamp, (u32)(decay >> AD_W_SHIFT) ?: 1);
+	return w < AD_W_MIN ? AD_W_MIN : ad_min_u64(w, AD_W_ONE);
+}
+
+/* avg + (sample - avg) * w / 1024; both below 2^45 */
+static u64 ad_ewma(u64 avg, u64 sample, u64 w)
+{
+	if (sample >= avg)
+		return avg + (((sample - avg) * w) >> AD_W_SHIFT);
+	return avg - (((avg - sample) * w) >> AD_W_SHIFT);
+}
+
+/*
+ * The line through the averages of a small and of a large class: *rate (ns
+ * per sector << AD_K_SHIFT) and the return value, ns at 0 sectors.  Large
+ * reads only: proportional, nothing at 0 sectors.  Small reads only: *rate
+ * as given, unless they went faster, and the rest at 0 sectors.
+ */
+static u64 ad_line(const struct ad_class *small, const struct ad_class *large,
+		   u64 *rate)
+{
+	u64 bs = READ_ONCE(small->sectors), ts = READ_ONCE(small->ns);
+	u64 bl = READ_ONCE(large->sectors), tl = READ_ONCE(large->ns);
+	u64 fixed;
+
+	if (bl > bs && bs)
+		*rate = tl > ts ? div_u64((tl - ts) << AD_K_SHIFT,
+					  (u32)(bl - bs)) : 0;
+	else if (bl)
+		*rate = div_u64(tl << AD_K_SHIFT, (u32)bl);
+	else if (bs)
+		*rate = ad_min_u64(*rate, div_u64(ts << AD_K_SHIFT, (u32)bs));
+	*rate = ad_min_u64(*rate, AD_MAX_RATE);
+	if (!bs)
+		return 0;
+	fixed = (*rate * bs) >> AD_K_SHIFT;
+	return ts > fixed ? (ts - fixed) >> AD_FIX : 0;
+}
+
+/*
+ * serial(b) = cost + b * rate through the serial times of small and large
+ * reads, idle(b) through the service times of reads that found the leg
+ * idle (large ones only: proportional, optimistic for small reads, which
+ * then get measured), and the rate of reads that go on from their stream.
+ */
+static void ad_fit(struct ad_leg *l, const struct rb_leg *leg)
+{
+	u64 rate = ad_default_rate(leg), idle_rate, run_rate = 0;
+
+	WRITE_ONCE(l->cost, ad_line(&l->cls[AD_SMALL], &l->cls[AD_LARGE],
+				    &rate));
+	WRITE_ONCE(l->rate, rate);
+	idle_rate = rate;
+	WRITE_ONCE(l->idle, ad_line(&l->cls[AD_IDLE_SMALL],
+				    &l->cls[AD_IDLE_LARGE], &idle_rate));
+	WRITE_ONCE(l->idle_rate, idle_rate);
+	ad_line(&l->cls[AD_RUN], &l->cls[AD_RUN], &run_rate);
+	WRITE_ONCE(l->run_rate, run_rate);
+}
+
+/* What a read of @sectors takes beside others: idle(b) - serial(b). */
+static u64 ad_lat(const struct ad_leg *l, u64 sectors)
+{
+	u64 idle = READ_ONCE(l->idle) +
+		   ((READ_ONCE(l->idle_rate) * sectors) >> AD_K_SHIFT);
+	u64 serial = READ_ONCE(l->cost) +
+		     ((READ_ONCE(l->rate) * sectors) >> AD_K_SHIFT);
+
+	return idle > serial ? idle - serial : 0;
+}
+
+/* Has the leg completed a read yet? */
+static bool ad_measured(const struct ad_leg *l)
+{
+	unsigned int i;
+
+	for (i = 0; i < AD_NR_CLASSES; i++)
+		if (READ_ONCE(l->cls[i].sectors))
+			return true;
+	return false;
+}
+
+/* A sample of @ns for a read of @sectors in class @cls */
+static void ad_learn(struct ad_ctx *ctx, struct ad_leg *l,
+		     const struct rb_leg *leg, unsigned int cls, u64 sectors,
+		     u64 ns, u64 now)
+{
+	struct ad_class *c = &l->cls[cls];
+	u64 w = ad_weight(ctx, READ_ONCE(c->stamp), now);
+
+	WRITE_ONCE(c->stamp, now);
+	if (!READ_ONCE(c->sectors))
+		w = AD_W_ONE;
+	WRITE_ONCE(c->sectors, ad_ewma(READ_ONCE(c->sectors),
+				       sectors << AD_FIX, w));
+	WRITE_ONCE(c->ns, ad_ewma(READ_ONCE(c->ns), ns << AD_FIX, w));
+	ad_fit(l, leg);
+}
+
+/*
+ * Choosing
+ */
+
+/*
+ * A rotational leg's cost for a read @d sectors from where its head will
+ * be, in eighths: about sqrt(d / the leg's average seek distance), as seek
+ * times grow; nothing for a read that goes on from there.
+ */
+static u64 ad_seek_eighths(const struct ad_leg *l, u64 d)
+{
+	u64 avg = READ_ONCE(l->dist);
+
+	if (!d)
+		return 0;
+	if (!avg)
+		return 8;
+	if (d * 64 < avg)
+		return 1;
+	if (d * 16 < avg)
+		return 2;
+	if (d * 4 < avg)
+		return 3;
+	if (d < avg)
+		return 6;
+	return d < avg * 4 ? 11 : 16;
+}
+
+/*
+ * When a read of @sectors at io->sector sent to @leg now would complete;
+ * @cont: it goes on from the leg's tail of its stream.
+ */
+static u64 ad_expect(struct ad_ctx *ctx, struct rb_leg *leg,
+		     const struct rb_io *io, u64 sectors, bool cont,
+		     bool *saturated)
+{
+	struct ad_leg *l = &ctx->leg[leg->index];
+	u64 cost = READ_ONCE(l->cost), rate = READ_ONCE(l->rate);
+	s64 n = atomic_read(&leg->inflight);
+	s64 q = atomic64_read(&l->queued);
+	sector_t head = READ_ONCE(leg->last_end);
+	u64 backlog, serial, lat;
+
+	n = n < 0 ? 0 : n > AD_MAX_INFLIGHT ? AD_MAX_INFLIGHT : n;
+	q = q < 0 ? 0 : q > AD_MAX_QUEUED ? AD_MAX_QUEUED : q;
+	sectors = ad_min_u64(sectors, AD_MAX_SECTORS);
+	lat = ad_lat(l, sectors);
+	backlog = n * cost + ((q * rate) >> AD_K_SHIFT);
+	serial = (rate * sectors) >> AD_K_SHIFT;
+	/* as many reads in flight as the leg serves beside each other */
+	*saturated = backlog >= lat + cost + serial;
+	if (leg->nonrot)
+		serial += cost;
+	else if (cont)
+		serial = ((READ_ONCE(l->run_rate) ?: rate) * sectors) >>
+			 AD_K_SHIFT;
+	else
+		serial += (cost * ad_seek_eighths(l, io->sector > head ?
+						  io->sector - head :
+						  head - io->sector)) >> 3;
+	/* a leg not measured yet gets one read at a time */
+	if (n && !ad_measured(l)) {
+		*saturated = true;
+		return AD_UNKNOWN + backlog + serial;
+	}
+	/* a full queue: the submitter would wait for a tag */
+	if (n >= leg->queue_depth)
+		*saturated = true;
+	return backlog + serial + lat;
+}
+
+/* The sectors of @io up to @leg's next chunk boundary. */
+static u64 ad_piece(struct ad_ctx *ctx, const struct rb_leg *leg,
+		    const struct rb_io *io)
+{
+	unsigned int kb = ad_knob(ctx, leg->nonrot ? AD_FLASH_CHUNK_KB :
+					 AD_ROT_CHUNK_KB);
+	u32 size = kb * AD_KB_SECTORS, off;
+
+	if (!size)
+		return io->sectors;
+	div_u64_rem(io->sector, size, &off);
+	return ad_min_u64(size - off, io->sectors);
+}
+
+/*
+ * An idle leg that has completed nothing for probe_ms, or for AD_PROBE_READS
+ * of its own 4 KiB reads if that is sooner (a probe costs a slow leg
+ * 1/AD_PROBE_READS of its time at most); -1 if none.
+ */
+static int ad_probe(struct ad_ctx *ctx, struct rb_set *set,
+		    const struct rb_io *io, u64 now)
+{
+	u64 probe = (u64)ad_knob(ctx, AD_PROBE_MS) * AD_NS_PER_MS;
+	u64 last, stamp, after;
+	unsigned int i;
+
+	if (!probe)
+		return -1;
+	for (i = 0; i < set->nr_legs; i++) {
+		struct ad_leg *l = &ctx->leg[i];
+
+		if (!rb_leg_eligible(io, i) ||
+		    atomic_read(&set->legs[i].inflight))
+			continue;
+		last = READ_ONCE(l->last_finish);
+		stamp = READ_ONCE(l->probe_stamp);
+		if ((s64)(stamp - last) > 0)
+			last = stamp;
+		after = AD_PROBE_READS * (ad_lat(l, AD_PROBE_SECTORS) +
+					  READ_ONCE(l->cost) +
+					  ((READ_ONCE(l->rate) *
+					    AD_PROBE_SECTORS) >> AD_K_SHIFT));
+		if ((s64)(now - last) <= (s64)ad_min_u64(after, probe))
+			continue;
+		WRITE_ONCE(l->probe_stamp, now);
+		return i;
+	}
+	return -1;
+}
+
+/*
+ * The eligible leg holding the tail of the stream that @io goes on from,
+ * or -1; that tail is forgotten: the stream moves on.
+ */
+static int ad_stream(struct ad_ctx *ctx, struct rb_set *set,
+		     const struct rb_io *io)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < set->nr_legs; i++) {
+		if (!rb_leg_eligible(io, i))
+			continue;
+		for (j = 0; j < AD_NR_TAILS; j++) {
+			if (READ_ONCE(ctx->leg[i].tails[j]) == io->sector) {
+				WRITE_ONCE(ctx->leg[i].tails[j], AD_NO_SECTOR);
+				return i;
+			}
+		}
+	}
+	return -1;
+}
+
+/*
+ * The leg for @io, and in *sectors how much of it that leg takes: all of
+ * it, or (@split) up to the leg's chunk boundary; *spare: another leg
+ * would sit idle.
+ */
+static unsigned int ad_choose(struct ad_ctx *ctx, struct rb_set *set,
+			      const struct rb_io *io, bool split,
+			      u64 *sectors, bool *spare)
+{
+	unsigned int i, best = rb_first_leg(io->eligible);
+	bool seq, saturated, room, best_room = false;
+	u64 e, n, best_e = U64_MAX, best_n = io->sectors, stick_e = 0;
+	u64 stick_n = 0;
+	int cont, probe = ad_probe(ctx, set, io, ktime_get_ns());
+
+	if (probe >= 0) {
+		*sectors = split ? ad_min_u64(io->sectors, AD_PROBE_SECTORS) :
+				   io->sectors;
+		*spare = true;
+		return probe;
+	}
+	cont = ad_stream(ctx, set, io);
+	seq = cont >= 0 || io->sectors > AD_SMALL_SECTORS;
+	*spare = false;
+	for (i = best; i < set->nr_legs; i++) {
+		struct rb_leg *leg = &set->legs[i];
+
+		if (!rb_leg_eligible(io, i))
+			continue;
+		n = split ? ad_piece(ctx, leg, io) : io->sectors;
+		e = ad_expect(ctx, leg, io, n, cont == (int)i, &saturated);
+		/* random reads stay off full queues while others have room */
+		if (!seq && atomic_read(&leg->inflight) >=
+			     (int)leg->queue_depth)
+			e = ad_min_u64(e, AD_FULL - 1) + AD_FULL;
+		if (cont == (int)i) {
+			stick_e = e;
+			stick_n = n;
+		} else if (!saturated) {
+			*spare = true;
+		}
+		room = !seq && !saturated;
+		if ((room && !best_room) || (room == best_room && e < best_e)) {
+			best = i;
+			best_e = e;
+			best_n = n;
+			best_room = room;
+		}
+	}
+	/*
+	 * A stream on a rotational leg stays there unless another leg would
+	 * be done with the read a quarter sooner: with every leg busy, moving
+	 * a stream only adds seeks.
+	 */
+	if (cont >= 0 && !set->legs[cont].nonrot && stick_e < AD_UNKNOWN &&
+	    stick_e - (stick_e >> AD_STICK_SHIFT) <= best_e) {
+		best = cont;
+		best_n = stick_n;
+	}
+	if (cont == (int)best && !set->legs[best].nonrot)
+		WRITE_ONCE(ctx->leg[best].run_next, io->sector + 1);
+	*sectors = best_n;
+	return best;
+}
+
+/* chunk()'s choice: low 32 bits of the sector, the sectors, the leg */
+static u64 ad_pick_key(const struct rb_io *io, u64 sectors, unsigned int leg)
+{
+	return ((u64)(u32)io->sector << 32) |
+	       ((sectors & 0x0fffffff) << 4) | (leg & 0xf);
+}
+
+static unsigned int ad_chunk(struct rb_policy *p, const struct rb_io *io)
+{
+	struct ad_ctx *ctx = p->context;
+	unsigned int leg;
+	bool spare;
+	u64 n;
+
+	leg = ad_choose(ctx, p->set, io, true, &n, &spare);
+	/* a rotational leg keeps a whole read unless another leg is idle */
+	if (!spare && !p->set->legs[leg].nonrot)
+		n = io->sectors;
+	this_cpu_write(*ctx->pick, ad_pick_key(io, n, leg));
+	return n;
+}
+
+static unsigned int ad_select(struct rb_policy *p, const struct rb_io *io)
+{
+	struct ad_ctx *ctx = p->context;
+	u64 key = this_cpu_read(*ctx->pick), n;
+	unsigned int leg = key & 0xf;
+	bool spare;
+
+	if (key) {
+		this_cpu_write(*ctx->pick, 0);
+		if (key == ad_pick_key(io, io->sectors, leg) &&
+		    leg < p->set->nr_legs && rb_leg_eligible(io, leg))
+			return leg;
+	}
+	return ad_choose(ctx, p->set, io, false, &n, &spare);
+}
+
+/* Remember @end as a stream's tail, in a free slot or the next one. */
+static void ad_add_tail(struct ad_leg *l, sector_t end)
+{
+	unsigned int i, slot = READ_ONCE(l->tail_pos);
+
+	for (i = 0; i < AD_NR_TAILS; i++) {
+		if (READ_ONCE(l->tails[i]) == AD_NO_SECTOR) {
+			WRITE_ONCE(l->tails[i], end);
+			return;
+		}
+	}
+	WRITE_ONCE(l->tail_pos, slot + 1);
+	WRITE_ONCE(l->tails[slot % AD_NR_TAILS], end);
+}
+
+/* Note a read in flight that goes on from its stream; @key: 1 + sector */
+static void ad_add_run(struct ad_leg *l, sector_t key)
+{
+	unsigned int i;
+
+	for (i = 0; i < AD_NR_TAILS; i++) {
+		if (!READ_ONCE(l->runs[i])) {
+			WRITE_ONCE(l->runs[i], key);
+			return;
+		}
+	}
+	/* full: forget one; its sample then counts as a seeking read's */
+	WRITE_ONCE(l->runs[0], key);
+}
+
+/* Was the read at @key (1 + sector) one that went on from its stream? */
+static bool ad_take_run(struct ad_leg *l, sector_t key)
+{
+	unsigned int i;
+
+	for (i = 0; i < AD_NR_TAILS; i++) {
+		if (READ_ONCE(l->runs[i]) == key) {
+			WRITE_ONCE(l->runs[i], 0);
+			return true;
+		}
+	}
+	return false;
+}
+
+static void ad_start_io(struct rb_policy *p, struct rb_leg *leg,
+			const struct rb_io *io)
+{
+	struct ad_leg *l = &((struct ad_ctx *)p->context)->leg[leg->index];
+	sector_t tail = READ_ONCE(l->tail), end = io->sector + io->sectors;
+	u64 d, avg;
+
+	atomic64_fetch_add(io->sectors, &l->queued);
+	/* the core counted this read already: was the leg idle? */
+	if (atomic_read(&leg->inflight) == 1)
+		WRITE_ONCE(l->solo, io->sector + 1);
+	ad_add_tail(l, end);
+	WRITE_ONCE(l->tail, end);
+	if (!leg->nonrot && READ_ONCE(l->run_next) == io->sector + 1) {
+		WRITE_ONCE(l->run_next, 0);
+		ad_add_run(l, io->sector + 1);
+	}
+	if (leg->nonrot || tail == io->sector || tail == AD_NO_SECTOR)
+		return;
+	d = io->sector > tail ? io->sector - tail : tail - io->sector;
+	avg = READ_ONCE(l->dist);
+	WRITE_ONCE(l->dist, avg ? avg - (avg >> AD_DIST_SHIFT) +
+				  (d >> AD_DIST_SHIFT) : d);
+}
+
+static void ad_end_io(struct rb_policy *p, struct rb_leg *leg,
+		      const struct rb_io *io, u64 service_ns)
+{
+	struct ad_ctx *ctx = p->context;
+	struct ad_leg *l = &ctx->leg[leg->index];
+	u64 now = ktime_get_ns(), prev = READ_ONCE(l->last_finish);
+	u64 ns = ad_min_u64(service_ns, AD_MAX_NS);
+	u64 sectors = ad_min_u64(io->sectors ?: 1, AD_MAX_SECTORS);
+	u64 start = now - ns;
+	bool large = sectors > AD_SMALL_SECTORS;
+	unsigned int cls = large ? AD_LARGE : AD_SMALL;
+
+	if (!leg->nonrot && ad_take_run(l, io->sector + 1))
+		cls = AD_RUN;
+	atomic64_fetch_add(-(s64)io->sectors, &l->queued);
+	WRITE_ONCE(l->last_finish, now);
+	if (READ_ONCE(l->solo) == io->sector + 1) {
+		WRITE_ONCE(l->solo, 0);
+		ad_learn(ctx, l, leg, large ? AD_IDLE_LARGE : AD_IDLE_SMALL,
+			 sectors, ns, now);
+	} else if ((s64)(prev - start) > (s64)ad_lat(l, sectors)) {
+		/* it waited behind the previous read: the gap is its own */
+		ad_learn(ctx, l, leg, cls, sectors,
+			 ad_min_u64(now - prev, AD_MAX_NS), now);
+	}
+}
+
+static unsigned int ad_io_opt(struct rb_policy *p)
+{
+	struct ad_ctx *ctx = p->context;
+	struct rb_set *set = p->set;
+	u64 kb = ad_knob(ctx, AD_IO_OPT_KB);
+	unsigned int i;
+
+	if (!kb) {
+		/* read-ahead (2 * io_opt) of a chunk on every leg */
+		for (i = 0; i < set->nr_legs; i++)
+			kb += ad_knob(ctx, set->legs[i].nonrot ?
+				      AD_FLASH_CHUNK_KB : AD_ROT_CHUNK_KB);
+		kb /= 2;
+		/* and room for a slow leg's latency */
+		if (kb < AD_MIN_IO_OPT_KB)
+			kb = AD_MIN_IO_OPT_KB;
+		kb &= ~3ULL;	/* whole 4 KiB */
+	}
+	return ad_min_u64(kb, AD_MAX_IO_OPT_KB) * 1024;
+}
+
+const struct rb_policy_type rb_policy_adaptive = {
+	.name = "adaptive",
+	.knobs = ad_knobs,
+	.create = ad_create,
+	.destroy = ad_destroy,
+	.set_knob = ad_set_knob,
+	.show_knob = ad_show_knob,
+	.select = ad_select,
+	.chunk = ad_chunk,
+	.io_opt = ad_io_opt,
+	.start_io = ad_start_io,
+	.end_io = ad_end_io,
+};

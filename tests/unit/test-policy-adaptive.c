@@ -1,0 +1,747 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Policy "adaptive": white box, on crafted leg states. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "rbtest.h"
+#include "policy-adaptive.c"
+
+#define US	1000ULL
+#define MS	1000000ULL
+#define NOW	(10000 * MS)
+#define MIB	2048		/* sectors */
+#define ROT	0x0UL		/* nonrot masks for rbt_setup */
+
+static struct ad_ctx *actx(struct rbt *t)
+{
+	return t->pol.context;
+}
+
+static struct ad_leg *aleg(struct rbt *t, unsigned int leg)
+{
+	return &actx(t)->leg[leg];
+}
+
+static void setup(struct rbt *t, unsigned int n, unsigned long nonrot)
+{
+	shim_now_ns = NOW;
+	rbt_setup(t, "adaptive", n, nonrot);
+}
+
+/* A measured leg: serial(b) = cost + b * ns_per_sector, plus lat. */
+static void model(struct rbt *t, unsigned int leg, u64 cost,
+		  u64 ns_per_sector, u64 lat)
+{
+	struct ad_leg *l = aleg(t, leg);
+
+	l->cost = cost;
+	l->rate = ns_per_sector << AD_K_SHIFT;
+	l->idle = cost + lat;
+	l->idle_rate = l->rate;
+	l->cls[AD_IDLE_SMALL].sectors = 8 << AD_FIX;
+	l->last_finish = NOW;
+}
+
+/* What the core does when it sends a read to @leg. */
+static void start(struct rbt *t, unsigned int leg, sector_t sector,
+		  unsigned int sectors)
+{
+	struct rb_io io = rd(sector, sectors, all_legs(t->set.nr_legs));
+
+	atomic_set(&t->legs[leg].inflight,
+		   atomic_read(&t->legs[leg].inflight) + 1);
+	t->legs[leg].last_end = sector + sectors;
+	t->pol.type->start_io(&t->pol, &t->legs[leg], &io);
+}
+
+/* ... and when that read ends, @ns after it started, at shim_now_ns. */
+static void end(struct rbt *t, unsigned int leg, sector_t sector,
+		unsigned int sectors, u64 ns)
+{
+	struct rb_io io = rd(sector, sectors, all_legs(t->set.nr_legs));
+
+	atomic_set(&t->legs[leg].inflight,
+		   atomic_read(&t->legs[leg].inflight) - 1);
+	t->pol.type->end_io(&t->pol, &t->legs[leg], &io, ns);
+}
+
+/*
+ * rb_route_read() from map(): chunk, then select; the part routed in
+ * *sectors.  Returns the leg, accounted as the core does.
+ */
+static unsigned int route(struct rbt *t, sector_t sector,
+			  unsigned int sectors, unsigned long eligible,
+			  unsigned int *part)
+{
+	struct rb_io io = rd(sector, sectors, eligible);
+	unsigned int n = t->pol.type->chunk(&t->pol, &io), leg;
+
+	assert_true(n >= 1 && n <= sectors);
+	io.sectors = n;
+	leg = t->pol.type->select(&t->pol, &io);
+	assert_true(leg < t->set.nr_legs && (eligible & (1UL << leg)));
+	start(t, leg, sector, n);
+	if (part)
+		*part = n;
+	return leg;
+}
+
+/* The leg whose tail a read at @sector goes on from (taking it), or -1 */
+static int stream_of(struct rbt *t, sector_t sector, unsigned int sectors,
+		     unsigned long eligible)
+{
+	struct rb_io io = rd(sector, sectors, eligible);
+
+	return ad_stream(actx(t), &t->set, &io);
+}
+
+static void test_defaults(void **state)
+{
+	struct rbt t;
+	unsigned int i;
+
+	setup(&t, 3, 0x4);
+	assert_string_equal(t.pol.type->knobs[0], "decay_ms");
+	assert_string_equal(t.pol.type->knobs[1], "probe_ms");
+	assert_string_equal(t.pol.type->knobs[2], "rot_chunk_kb");
+	assert_string_equal(t.pol.type->knobs[3], "flash_chunk_kb");
+	assert_string_equal(t.pol.type->knobs[4], "io_opt_kb");
+	assert_null(t.pol.type->knobs[5]);
+	assert_string_equal(knob_show(&t, "decay_ms"), "100");
+	assert_string_equal(knob_show(&t, "probe_ms"), "1000");
+	assert_string_equal(knob_show(&t, "rot_chunk_kb"), "1024");
+	assert_string_equal(knob_show(&t, "flash_chunk_kb"), "128");
+	assert_string_equal(knob_show(&t, "io_opt_kb"), "0");
+	/* unmeasured: optimistic defaults by leg type, no streams */
+	assert_true(aleg(&t, 0)->rate == AD_ROT_RATE);
+	assert_true(aleg(&t, 2)->rate == AD_FLASH_RATE);
+	for (i = 0; i < AD_NR_TAILS; i++)
+		assert_true(aleg(&t, 1)->tails[i] == AD_NO_SECTOR);
+	assert_false(ad_measured(aleg(&t, 0)));
+	assert_true(aleg(&t, 0)->last_finish == NOW);
+	rbt_teardown(&t);
+}
+
+static void test_knobs(void **state)
+{
+	static const struct {
+		const char *knob, *value;
+		int r;
+	} cases[] = {
+		{ "decay_ms", "1", 0 }, { "decay_ms", "60000", 0 },
+		{ "decay_ms", "0", -EINVAL }, { "decay_ms", "60001", -EINVAL },
+		{ "probe_ms", "0", 0 }, { "probe_ms", "3600000", 0 },
+		{ "probe_ms", "3600001", -EINVAL },
+		{ "rot_chunk_kb", "0", 0 }, { "rot_chunk_kb", "4", 0 },
+		{ "rot_chunk_kb", "65536", 0 },
+		{ "rot_chunk_kb", "6", -EINVAL },
+		{ "rot_chunk_kb", "65540", -EINVAL },
+		{ "flash_chunk_kb", "512", 0 },
+		{ "flash_chunk_kb", "130", -EINVAL },
+		{ "io_opt_kb", "262144", 0 }, { "io_opt_kb", "262148", -EINVAL },
+		{ "io_opt_kb", "1022", -EINVAL },
+		{ "decay_ms", "-1", -EINVAL }, { "probe_ms", "1x", -EINVAL },
+		{ "io_opt_kb", "", -EINVAL },
+	};
+	char before[32];
+	unsigned int i;
+	struct rbt t;
+
+	setup(&t, 2, 0);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		snprintf(before, sizeof(before), "%s",
+			 knob_show(&t, cases[i].knob));
+		assert_int_equal(knob_set(&t, cases[i].knob, cases[i].value),
+				 cases[i].r);
+		if (cases[i].r)
+			assert_string_equal(knob_show(&t, cases[i].knob),
+					    before);
+		else
+			assert_string_equal(knob_show(&t, cases[i].knob),
+					    cases[i].value);
+	}
+	assert_int_equal(knob_set(&t, "no_such_knob", "1"), -EINVAL);
+	rbt_teardown(&t);
+}
+
+/* Time-weighted averages: a sample weighs its distance in decay_ms. */
+static void test_weights(void **state)
+{
+	struct rbt t;
+	struct ad_ctx *ctx;
+
+	setup(&t, 2, 0);
+	ctx = actx(&t);
+	assert_int_equal(ad_weight(ctx, 0, NOW), AD_W_ONE);	/* first */
+	assert_int_equal(ad_weight(ctx, NOW, NOW), AD_W_MIN);
+	assert_int_equal(ad_weight(ctx, NOW - 10 * US, NOW), AD_W_MIN);
+	assert_int_equal(ad_weight(ctx, NOW - 100 * MS, NOW), AD_W_ONE);
+	assert_int_equal(ad_weight(ctx, NOW - 200 * MS, NOW), AD_W_ONE);
+	assert_in_range(ad_weight(ctx, NOW - 5 * MS, NOW), 50, 53);
+	assert_in_range(ad_weight(ctx, NOW - 50 * MS, NOW), 500, 530);
+	assert_int_equal(knob_set(&t, "decay_ms", "1000"), 0);
+	assert_in_range(ad_weight(ctx, NOW - 50 * MS, NOW), 50, 54);
+	/* the clock going back counts as no time */
+	assert_int_equal(ad_weight(ctx, NOW + MS, NOW), AD_W_MIN);
+
+	assert_true(ad_ewma(1000, 2000, 512) == 1500);
+	assert_true(ad_ewma(2000, 1000, 512) == 1500);
+	assert_true(ad_ewma(1000, 2000, AD_W_ONE) == 2000);
+	assert_true(ad_ewma(1000, 2000, 0) == 1000);
+	rbt_teardown(&t);
+}
+
+static void set_class(struct ad_leg *l, unsigned int cls, u64 sectors,
+		      u64 ns)
+{
+	l->cls[cls].sectors = sectors << AD_FIX;
+	l->cls[cls].ns = ns << AD_FIX;
+}
+
+/* The lines through the classes: serial(b), idle(b), and lat(b). */
+static void test_fit(void **state)
+{
+	struct rb_leg leg = { .nonrot = true };
+	struct ad_leg l;
+
+	/* 8 sectors in 100 us, 256 in 1092 us: 4 us/sector, 68 us each */
+	memset(&l, 0, sizeof(l));
+	set_class(&l, AD_SMALL, 8, 100 * US);
+	set_class(&l, AD_LARGE, 256, 1092 * US);
+	set_class(&l, AD_IDLE_SMALL, 8, 400 * US);
+	ad_fit(&l, &leg);
+	assert_true(l.rate == 4000 << AD_K_SHIFT);
+	assert_true(l.cost == 68 * US);
+	/* idle: small reads only, at the serial rate */
+	assert_true(l.idle_rate == l.rate);
+	assert_true(l.idle == 400 * US - 32 * US);
+	assert_true(ad_lat(&l, 8) == 300 * US);	/* 400 - (68 + 8 * 4) */
+	assert_true(ad_lat(&l, 1000) == 300 * US);
+	/* and large idle reads: 2048 sectors in 10.2 ms */
+	set_class(&l, AD_IDLE_LARGE, 2048, 10200 * US);
+	ad_fit(&l, &leg);
+	assert_true(l.idle_rate == ((9800 * US) << AD_K_SHIFT) / 2040);
+	assert_in_range(ad_lat(&l, 2048), 1900 * US, 2000 * US);
+
+	/* large reads only: all transfer */
+	memset(&l, 0, sizeof(l));
+	set_class(&l, AD_LARGE, 2048, 40 * MS);
+	ad_fit(&l, &leg);
+	assert_true(l.cost == 0);
+	assert_true(l.rate == (40 * MS << AD_K_SHIFT) / 2048);
+	/* large idle reads only: proportional, a small read looks quick */
+	set_class(&l, AD_IDLE_LARGE, 2048, 42 * MS);
+	ad_fit(&l, &leg);
+	assert_true(l.idle == 0);
+	assert_in_range(ad_lat(&l, 2048), 2 * MS - 1, 2 * MS);
+	assert_true(ad_lat(&l, 8) < 10 * US);
+
+	/* small reads only: the default rate, unless they went faster */
+	memset(&l, 0, sizeof(l));
+	set_class(&l, AD_SMALL, 8, 100 * US);
+	ad_fit(&l, &leg);
+	assert_true(l.rate == AD_FLASH_RATE);
+	assert_in_range(l.cost, 100 * US - ((AD_FLASH_RATE * 8) >> AD_K_SHIFT)
+			- 1, 100 * US - ((AD_FLASH_RATE * 8) >> AD_K_SHIFT));
+	set_class(&l, AD_SMALL, 8, 1 * US);
+	ad_fit(&l, &leg);
+	assert_true(l.rate == (1 * US << AD_K_SHIFT) / 8);
+	assert_true(l.cost == 0);
+
+	/* larger reads faster than small ones: no negative rate */
+	memset(&l, 0, sizeof(l));
+	set_class(&l, AD_SMALL, 8, 900 * US);
+	set_class(&l, AD_LARGE, 256, 800 * US);
+	ad_fit(&l, &leg);
+	assert_true(l.rate == 0);
+	assert_true(l.cost == 900 * US);
+
+	/* idle reads quicker than their serial time: no negative lat */
+	set_class(&l, AD_IDLE_SMALL, 8, 10 * US);
+	ad_fit(&l, &leg);
+	assert_true(ad_lat(&l, 8) == 0);
+
+	/* a stream's own rate */
+	set_class(&l, AD_RUN, 1024, 10 * MS);
+	ad_fit(&l, &leg);
+	assert_true(l.run_rate == (10 * MS << AD_K_SHIFT) / 1024);
+}
+
+/* end_io: solo reads teach lat, reads queued behind another serial(b). */
+static void test_learning(void **state)
+{
+	struct rbt t;
+	struct ad_leg *l;
+
+	setup(&t, 2, 0x3);
+	l = aleg(&t, 0);
+	/* alone on an idle leg: a solo sample */
+	start(&t, 0, 0, 8);
+	assert_true(l->solo == 1);
+	assert_true(atomic64_read(&l->queued) == 8);
+	shim_now_ns += 300 * US;
+	end(&t, 0, 0, 8, 300 * US);
+	assert_true(atomic64_read(&l->queued) == 0);
+	assert_true(l->solo == 0);
+	assert_true(l->cls[AD_IDLE_SMALL].sectors == 8 << AD_FIX);
+	assert_true(l->cls[AD_IDLE_SMALL].ns == (300 * US) << AD_FIX);
+	assert_true(ad_measured(l));
+	assert_in_range(ad_lat(l, 8), 300 * US -
+			((AD_FLASH_RATE * 8) >> AD_K_SHIFT) - 1,
+			300 * US - ((AD_FLASH_RATE * 8) >> AD_K_SHIFT));
+	assert_true(l->last_finish == NOW + 300 * US);
+
+	/* four reads at once: the first is solo, each next one queued */
+	shim_now_ns += 10 * MS;
+	start(&t, 0, 100, 64);
+	start(&t, 0, 200, 64);
+	start(&t, 0, 300, 64);
+	start(&t, 0, 400, 64);
+	shim_now_ns += 400 * US;
+	end(&t, 0, 100, 64, 400 * US);		/* solo: lat */
+	shim_now_ns += 100 * US;
+	end(&t, 0, 200, 64, 500 * US);		/* gap 100 us */
+	shim_now_ns += 100 * US;
+	end(&t, 0, 300, 64, 600 * US);
+	assert_true(l->cls[AD_SMALL].sectors == 64 << AD_FIX);
+	assert_true(l->cls[AD_SMALL].ns == (100 * US) << AD_FIX);
+	/* one read of a class: all of it; 64 sectors in 100 us */
+	assert_true(l->rate <= AD_FLASH_RATE);
+	assert_true(l->cost + ((l->rate * 64) >> AD_K_SHIFT) <= 100 * US);
+	assert_true(l->cost + ((l->rate * 64) >> AD_K_SHIFT) > 99 * US);
+
+	/* a read that started after the last one ended teaches nothing */
+	shim_now_ns += 50 * MS;
+	end(&t, 0, 400, 64, 10 * US);
+	assert_true(l->cls[AD_SMALL].ns == (100 * US) << AD_FIX);
+	assert_true(l->cls[AD_LARGE].sectors == 0);
+	assert_true(atomic64_read(&l->queued) == 0);
+	assert_int_equal(atomic_read(&t.legs[0].inflight), 0);
+	rbt_teardown(&t);
+}
+
+/* A leg ten times slower: the model follows within a few decay_ms. */
+static void test_follows_slowdown(void **state)
+{
+	struct rbt t;
+	struct ad_leg *l;
+	unsigned int i;
+	u64 before;
+
+	setup(&t, 2, 0x3);
+	l = aleg(&t, 1);
+	for (i = 0; i < 200; i++) {	/* 1 ms each */
+		start(&t, 1, i * 8, 8);
+		shim_now_ns += 1 * MS;
+		end(&t, 1, i * 8, 8, 1 * MS);
+	}
+	before = ad_lat(l, 8);
+	assert_in_range(before, 990 * US, 1000 * US);
+	/* now 10 ms each: after 300 ms the estimate is near 10 ms */
+	for (i = 0; i < 30; i++) {
+		start(&t, 1, i * 8, 8);
+		shim_now_ns += 10 * MS;
+		end(&t, 1, i * 8, 8, 10 * MS);
+	}
+	assert_in_range(ad_lat(l, 8), 9 * MS, 10 * MS);
+	rbt_teardown(&t);
+}
+
+/* QD1 random reads: the fastest leg, whatever the index order. */
+static void test_qd1_fastest(void **state)
+{
+	struct rbt t;
+
+	setup(&t, 3, 0x4);
+	model(&t, 0, 8 * MS, 40 * US, 0);	/* hdd: seek-bound */
+	model(&t, 1, 8 * MS, 40 * US, 0);
+	model(&t, 2, 0, 100, 200 * US);		/* ssd */
+	assert_int_equal(sel(&t, 12345, 8, 0x7), 2);
+	assert_int_equal(sel(&t, 999999, 8, 0x7), 2);
+	/* not eligible: the better of the others */
+	model(&t, 1, 6 * MS, 40 * US, 0);
+	assert_int_equal(sel(&t, 12345, 8, 0x3), 1);
+	rbt_teardown(&t);
+}
+
+/*
+ * QD32: the fast leg takes small random reads until it is saturated, then
+ * the slow leg adds its throughput (though the fast one would still be
+ * sooner for that read).
+ */
+static void test_saturation(void **state)
+{
+	struct rbt t;
+	unsigned int i;
+
+	setup(&t, 2, 0x3);
+	model(&t, 0, 0, 4000, 50 * US);		/* nvme: 33 us/4k, 50 us */
+	model(&t, 1, 0, 12000, 5 * MS);		/* remote: 5 ms away */
+	for (i = 0; i < 2; i++) {
+		assert_int_equal(sel(&t, 1000 * i, 8, 0x3), 0);
+		start(&t, 0, 1000 * i, 8);
+	}
+	/* 2 in flight: 64 us of backlog >= 50 + 32: saturated */
+	start(&t, 0, 5000, 8);
+	assert_int_equal(sel(&t, 7777, 8, 0x3), 1);
+	/* a large read still goes where it is done first */
+	assert_int_equal(sel(&t, 7777, 128, 0x3), 0);
+	/* the remote saturates too (2 ms of backlog): back to the lowest E */
+	for (i = 0; i < 60; i++)
+		start(&t, 1, 100000 + 8 * i, 8);
+	assert_int_equal(sel(&t, 7777, 8, 0x3), 0);
+	rbt_teardown(&t);
+}
+
+/* A stream's read goes to the leg done with it first, even a slow one. */
+static void test_stream_lowest_e(void **state)
+{
+	struct rbt t;
+
+	setup(&t, 2, 0x3);
+	model(&t, 0, 0, 100, 200 * US);		/* 5 GiB/s */
+	model(&t, 1, 0, 1000, 2 * MS);		/* 500 MiB/s, far */
+	assert_int_equal(sel(&t, 0, 256, 0x3), 0);
+	/* 16 MiB queued on the fast leg: 3.4 ms against 2.3 ms */
+	start(&t, 0, 0, 16 * MIB);
+	assert_int_equal(sel(&t, 16 * MIB, 256, 0x3), 1);
+	/* 8 MiB: 1.9 ms, it is still sooner */
+	atomic64_set(&aleg(&t, 0)->queued, 8 * MIB);
+	assert_int_equal(sel(&t, 16 * MIB, 256, 0x3), 0);
+	rbt_teardown(&t);
+}
+
+/* A stream on a rotational leg stays unless another is a quarter sooner. */
+static void test_rotational_stickiness(void **state)
+{
+	struct rbt t;
+
+	setup(&t, 2, 0);
+	model(&t, 0, 8 * MS, 40000, 0);		/* 12 MiB/s, 8 ms seeks */
+	model(&t, 1, 8 * MS, 40000, 0);
+	/* the stream's last read went to leg 1, which is busier */
+	start(&t, 1, 0, 256);
+	start(&t, 1, 90000, 256);		/* another stream */
+	start(&t, 0, 500000, 256);
+	/* leg 1: 2 * 8 + 2 * 10.24 + 10.24 ms; leg 0: 8 + 10.24 + 8 + 10.24 */
+	assert_int_equal(sel(&t, 256, 256, 0x3), 1);
+	/* a third read ahead of it: moving is a quarter sooner */
+	start(&t, 1, 256, 256);
+	start(&t, 1, 190000, 1024);
+	assert_int_equal(sel(&t, 512, 256, 0x3), 0);
+	/* the tail moved with it: leg 0 holds the stream now */
+	start(&t, 0, 512, 256);
+	assert_int_equal(stream_of(&t, 768, 8, 0x3), 0);
+	assert_int_equal(stream_of(&t, 768, 8, 0x3), -1);
+	rbt_teardown(&t);
+}
+
+/* On a rotational leg a near read costs less seek than a far one. */
+static void test_seek_distance(void **state)
+{
+	struct rbt t;
+	struct ad_leg *l;
+
+	setup(&t, 2, 0);
+	l = aleg(&t, 0);
+	l->dist = 1 << 20;
+	assert_int_equal(ad_seek_eighths(l, 0), 0);
+	assert_int_equal(ad_seek_eighths(l, 1), 1);
+	assert_int_equal(ad_seek_eighths(l, (1 << 20) / 32), 2);
+	assert_int_equal(ad_seek_eighths(l, (1 << 20) / 8), 3);
+	assert_int_equal(ad_seek_eighths(l, (1 << 20) / 2), 6);
+	assert_int_equal(ad_seek_eighths(l, 1 << 20), 11);
+	assert_int_equal(ad_seek_eighths(l, 1 << 23), 16);
+	l->dist = 0;
+	assert_int_equal(ad_seek_eighths(l, 12345), 8);
+
+	/* two busy legs alike: the read goes to the nearer head */
+	model(&t, 0, 8 * MS, 40000, 0);
+	model(&t, 1, 8 * MS, 40000, 0);
+	aleg(&t, 0)->dist = 1 << 19;
+	aleg(&t, 1)->dist = 1 << 19;
+	start(&t, 0, 100, 8);
+	start(&t, 1, 1 << 20, 8);
+	assert_int_equal(sel(&t, (1 << 20) + 5000, 8, 0x3), 1);
+	assert_int_equal(sel(&t, 9000, 8, 0x3), 0);
+	/* start_io keeps the average distance of reads that seek */
+	start(&t, 0, 200000, 8);
+	assert_true(aleg(&t, 0)->dist ==
+		    (1 << 19) - (1 << 15) + ((200000 - 108) >> 4));
+	rbt_teardown(&t);
+}
+
+/* chunk: cut at the leg's chunk boundary; select takes chunk's leg. */
+static void test_chunk(void **state)
+{
+	unsigned int part, leg;
+	struct rbt t;
+
+	setup(&t, 2, 0x3);
+	model(&t, 0, 0, 100, 100 * US);
+	model(&t, 1, 0, 100, 100 * US);
+	/* 1 MiB over two idle flash legs: 128 KiB pieces, alternating */
+	leg = route(&t, 0, MIB, 0x3, &part);
+	assert_int_equal(part, 256);
+	assert_int_equal(route(&t, 256, MIB - 256, 0x3, &part), !leg);
+	assert_int_equal(part, 256);
+	/* unaligned: up to the next boundary */
+	route(&t, 1000, 4096, 0x3, &part);
+	assert_int_equal(part, 24);
+	/* small reads whole */
+	route(&t, 5000, 8, 0x3, &part);
+	assert_int_equal(part, 8);
+	/* no split on flash: whole */
+	assert_int_equal(knob_set(&t, "flash_chunk_kb", "0"), 0);
+	route(&t, 9000, 4096, 0x3, &part);
+	assert_int_equal(part, 4096);
+	rbt_teardown(&t);
+
+	/* rotational: 1 MiB pieces while another leg is idle ... */
+	setup(&t, 2, ROT);
+	model(&t, 0, 5 * MS, 10000, 0);
+	model(&t, 1, 5 * MS, 10000, 0);
+	route(&t, 512, 4 * MIB, 0x3, &part);
+	assert_int_equal(part, MIB - 512);
+	/* ... the whole read once every other leg has work */
+	start(&t, 0, 10 * MIB, MIB);
+	start(&t, 1, 20 * MIB, MIB);
+	route(&t, 30 * MIB + 8, 4 * MIB, 0x3, &part);
+	assert_int_equal(part, 4 * MIB);
+	rbt_teardown(&t);
+}
+
+/* select without chunk (a retry), or chunk's choice for another read. */
+static void test_pick(void **state)
+{
+	struct rb_io io = rd(0, MIB, 0x3);
+	unsigned int n, leg;
+	struct rbt t;
+
+	setup(&t, 2, 0x3);
+	model(&t, 0, 0, 100, 100 * US);
+	model(&t, 1, 0, 100, 100 * US);
+	start(&t, 0, 50000, 4096);		/* leg 0 busy */
+	n = t.pol.type->chunk(&t.pol, &io);
+	assert_int_equal(n, 256);
+	assert_true(*actx(&t)->pick == ad_pick_key(&io, 256, 1));
+	/* a different read on this CPU: chosen afresh, the word cleared */
+	io = rd(7, 8, 0x3);
+	assert_int_equal(t.pol.type->select(&t.pol, &io), 1);
+	assert_true(*actx(&t)->pick == 0);
+	/* chunk's leg failed meanwhile: chosen again among the others */
+	io = rd(0, MIB, 0x3);
+	n = t.pol.type->chunk(&t.pol, &io);
+	io.sectors = n;
+	io.eligible = 0x1;
+	leg = t.pol.type->select(&t.pol, &io);
+	assert_int_equal(leg, 0);
+	/* chunk on another CPU: this one's word is its own */
+	io = rd(0, MIB, 0x3);
+	shim_cpu = 1;
+	n = t.pol.type->chunk(&t.pol, &io);
+	shim_cpu = 0;
+	io.sectors = n;
+	assert_int_equal(t.pol.type->select(&t.pol, &io), 1);
+	shim_cpu = 1;
+	assert_int_equal(t.pol.type->select(&t.pol, &io), 1);
+	shim_cpu = 0;
+	rbt_teardown(&t);
+}
+
+/* An idle leg that completed nothing for probe_ms gets 4 KiB of a read. */
+static void test_probe(void **state)
+{
+	unsigned int part;
+	struct rbt t;
+
+	setup(&t, 2, 0x2);
+	model(&t, 0, 8 * MS, 40000, 0);		/* hdd */
+	model(&t, 1, 0, 100, 100 * US);		/* ssd */
+	assert_int_equal(sel(&t, 0, 8, 0x3), 1);
+	shim_now_ns += 1001 * MS;
+	aleg(&t, 1)->last_finish = shim_now_ns;	/* the ssd is in use */
+	assert_int_equal(route(&t, 0, 256, 0x3, &part), 0);
+	assert_int_equal(part, 8);
+	/* once: the probe is in flight, and then it is fresh */
+	assert_int_equal(sel(&t, 64, 8, 0x3), 1);
+	end(&t, 0, 0, 8, 12 * MS);
+	assert_int_equal(sel(&t, 64, 8, 0x3), 1);
+	/* a busy leg is not probed; nor with probe_ms 0 */
+	shim_now_ns += 2000 * MS;
+	aleg(&t, 1)->last_finish = shim_now_ns;
+	start(&t, 0, 100, 8);
+	assert_int_equal(sel(&t, 64, 8, 0x3), 1);
+	end(&t, 0, 100, 8, 8 * MS);
+	shim_now_ns += 2000 * MS;
+	aleg(&t, 1)->last_finish = shim_now_ns;
+	assert_int_equal(knob_set(&t, "probe_ms", "0"), 0);
+	assert_int_equal(sel(&t, 64, 8, 0x3), 1);
+	/* not an eligible leg either */
+	assert_int_equal(knob_set(&t, "probe_ms", "1"), 0);
+	assert_int_equal(sel(&t, 64, 8, 0x2), 1);
+	assert_int_equal(sel(&t, 64, 8, 0x3), 0);
+	rbt_teardown(&t);
+
+	/* sooner for a quicker leg: after 128 of its own 4 KiB reads */
+	setup(&t, 2, 0x3);
+	model(&t, 0, 0, 100, 1 * MS - 800);	/* 1 ms a read */
+	model(&t, 1, 0, 100, 100 * US);
+	shim_now_ns += 127 * MS;
+	aleg(&t, 1)->last_finish = shim_now_ns;
+	assert_int_equal(sel(&t, 64, 8, 0x3), 1);
+	shim_now_ns += 2 * MS;
+	aleg(&t, 1)->last_finish = shim_now_ns;
+	assert_int_equal(sel(&t, 64, 8, 0x3), 0);
+	rbt_teardown(&t);
+}
+
+/* A leg never measured gets one read at a time. */
+static void test_unmeasured(void **state)
+{
+	struct rbt t;
+
+	setup(&t, 2, 0x3);
+	model(&t, 0, 0, 2000, 2 * MS);		/* slow but known */
+	/* leg 1's defaults look fast: it gets a read to be measured */
+	assert_int_equal(sel(&t, 0, 8, 0x3), 1);
+	start(&t, 1, 0, 8);
+	assert_int_equal(sel(&t, 100, 8, 0x3), 0);
+	assert_int_equal(sel(&t, 100, 2048, 0x3), 0);
+	/* measured: it takes more */
+	shim_now_ns += 100 * US;
+	end(&t, 1, 0, 8, 100 * US);
+	assert_int_equal(sel(&t, 100, 8, 0x3), 1);
+	rbt_teardown(&t);
+}
+
+/* io_opt: half the legs' chunks, at least 2 MiB, or the knob. */
+static void test_io_opt(void **state)
+{
+	struct rbt t;
+
+	setup(&t, 3, 0x4);
+	assert_int_equal(t.pol.type->io_opt(&t.pol), 2 << 20);
+	assert_int_equal(knob_set(&t, "rot_chunk_kb", "4096"), 0);
+	assert_int_equal(t.pol.type->io_opt(&t.pol), (4096 + 64) << 10);
+	assert_int_equal(knob_set(&t, "rot_chunk_kb", "2052"), 0);
+	assert_int_equal(t.pol.type->io_opt(&t.pol), (2052 + 64) << 10);
+	assert_int_equal(knob_set(&t, "io_opt_kb", "1024"), 0);
+	assert_int_equal(t.pol.type->io_opt(&t.pol), 1 << 20);
+	rbt_teardown(&t);
+
+	setup(&t, 16, 0);
+	assert_int_equal(t.pol.type->io_opt(&t.pol), 8 << 20);
+	assert_int_equal(knob_set(&t, "rot_chunk_kb", "2052"), 0);
+	assert_int_equal(t.pol.type->io_opt(&t.pol), (8 * 2052) << 10);
+	assert_int_equal(knob_set(&t, "rot_chunk_kb", "65536"), 0);
+	assert_int_equal(t.pol.type->io_opt(&t.pol), AD_MAX_IO_OPT_KB << 10);
+	rbt_teardown(&t);
+
+	/* an odd half is rounded down to whole 4 KiB */
+	setup(&t, 3, 0x7);
+	assert_int_equal(knob_set(&t, "flash_chunk_kb", "4100"), 0);
+	assert_int_equal(t.pol.type->io_opt(&t.pol), 6148 << 10);
+	rbt_teardown(&t);
+}
+
+/* start_io and end_io keep the per-leg state straight. */
+static void test_accounting(void **state)
+{
+	struct rbt t;
+	struct ad_leg *l;
+	unsigned int i;
+
+	setup(&t, 2, 0);
+	l = aleg(&t, 1);
+	start(&t, 1, 0, 8);
+	start(&t, 1, 8, 8);			/* not solo */
+	assert_true(l->solo == 1);
+	assert_true(atomic64_read(&l->queued) == 16);
+	assert_true(l->tail == 16);
+	/* the tails of streams; a read that goes on takes its tail */
+	assert_int_equal(stream_of(&t, 8, 8, 0x3), 1);
+	assert_int_equal(stream_of(&t, 16, 8, 0x3), 1);
+	assert_int_equal(stream_of(&t, 16, 8, 0x3), -1);
+	/* an ineligible leg's tails are not looked at */
+	start(&t, 1, 100, 8);
+	assert_int_equal(stream_of(&t, 108, 8, 0x1), -1);
+	/* more streams than tails: the oldest are forgotten */
+	for (i = 0; i < 2 * AD_NR_TAILS; i++)
+		start(&t, 1, 1000 * (i + 1), 8);
+	assert_int_equal(stream_of(&t, 1008, 8, 0x3), -1);
+	assert_int_equal(stream_of(&t, 1000 * 2 * AD_NR_TAILS + 8, 8, 0x3),
+			 1);
+	/* a run: chosen as the stream's leg, noted, its sample a run's */
+	model(&t, 0, 8 * MS, 40000, 0);
+	model(&t, 1, 8 * MS, 40000, 0);
+	atomic_set(&t.legs[0].inflight, 40);
+	atomic64_set(&aleg(&t, 0)->queued, 40 * 8);
+	start(&t, 1, 50000, 8);
+	assert_int_equal(sel(&t, 50008, 8, 0x3), 1);
+	assert_true(l->run_next == 50009);
+	start(&t, 1, 50008, 8);
+	assert_true(l->run_next == 0);
+	assert_true(l->runs[0] == 50009);
+	shim_now_ns += 100 * MS;
+	end(&t, 1, 0, 8, 100 * MS);		/* solo */
+	shim_now_ns += 1 * MS;
+	end(&t, 1, 50008, 8, 101 * MS);		/* queued: a run sample */
+	assert_true(l->runs[0] == 0);
+	assert_true(l->cls[AD_RUN].sectors == 8 << AD_FIX);
+	assert_true(l->cls[AD_RUN].ns == MS << AD_FIX);
+	assert_true(l->run_rate == (MS << AD_K_SHIFT) / 8);
+	rbt_teardown(&t);
+}
+
+/* Nothing overflows: huge counts, sizes and times still choose a leg. */
+static void test_extremes(void **state)
+{
+	struct rbt t;
+	unsigned int i;
+
+	setup(&t, 3, 0x4);
+	for (i = 0; i < 3; i++)
+		model(&t, i, AD_MAX_NS, AD_MAX_RATE >> AD_K_SHIFT, AD_MAX_NS);
+	inflight(&t, 0, INT_MAX);
+	inflight(&t, 1, -5);
+	atomic64_set(&aleg(&t, 0)->queued, INT64_MAX);
+	atomic64_set(&aleg(&t, 1)->queued, -1);
+	assert_int_equal(sel(&t, 0, UINT_MAX, 0x7), 1);
+	assert_int_equal(sel(&t, U64_MAX - 8, 8, 0x1), 0);
+	start(&t, 2, 0, 8);
+	shim_now_ns += 1;
+	end(&t, 2, 0, UINT_MAX, U64_MAX);
+	end(&t, 2, 0, 0, 0);
+	sel(&t, 0, UINT_MAX, 0x7);
+	rbt_teardown(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_knobs),
+		cmocka_unit_test(test_weights),
+		cmocka_unit_test(test_fit),
+		cmocka_unit_test(test_learning),
+		cmocka_unit_test(test_follows_slowdown),
+		cmocka_unit_test(test_qd1_fastest),
+		cmocka_unit_test(test_saturation),
+		cmocka_unit_test(test_stream_lowest_e),
+		cmocka_unit_test(test_rotational_stickiness),
+		cmocka_unit_test(test_seek_distance),
+		cmocka_unit_test(test_chunk),
+		cmocka_unit_test(test_pick),
+		cmocka_unit_test(test_probe),
+		cmocka_unit_test(test_unmeasured),
+		cmocka_unit_test(test_io_opt),
+		cmocka_unit_test(test_accounting),
+		cmocka_unit_test(test_extremes),
+	};
+
+	return cmocka_run_group_tests_name("adaptive", tests, NULL, NULL);
+}
