@@ -18,7 +18,9 @@ common=(--filename="$dev" --size=48M --bsrange=4k-256k --direct=1
 	--ioengine=libaio --iodepth=8 --verify=crc32c --verify_fatal=1
 	--randseed=1234 --rw=randwrite --name=w)
 fio "${common[@]}" --do_verify=0 --output-format=terse >/dev/null
-for p in pid roundrobin latency "device preferred 2" round-robin; do
+# every policy the module has (adaptive splits reads across legs)
+for p in $(dmsetup message mir 0 list_policies) "device preferred 2"; do
+	# shellcheck disable=SC2086
 	dmsetup message mir 0 policy $p
 	dmsetup message mir 0 reset_stats
 	# The same job with verify only: reads the blocks back and checks them.
