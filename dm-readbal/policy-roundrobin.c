@@ -68,22 +68,19 @@ static void roundrobin_destroy(struct rb_policy *p)
 	p->context = NULL;
 }
 
+static const struct rb_uint_knobs roundrobin_ranges = {
+	.nr = RR_NR_KNOBS,
+	.min = NULL,
+	.max = roundrobin_max,
+};
+
 static int roundrobin_set_knob(struct rb_policy *p, unsigned int knob,
 			       const char *value, char **error)
 {
 	struct roundrobin_ctx *ctx = p->context;
-	unsigned int v;
-	int r;
 
-	if (knob >= RR_NR_KNOBS) {
-		*error = "unknown knob";
-		return -EINVAL;
-	}
-	r = rb_policy_parse_uint(value, 0, roundrobin_max[knob], &v, error);
-	if (r)
-		return r;
-	WRITE_ONCE(ctx->knob[knob], v);
-	return 0;
+	return rb_uint_knob_set(&roundrobin_ranges, ctx->knob, knob, value,
+				error);
 }
 
 static int roundrobin_show_knob(struct rb_policy *p, unsigned int knob,
@@ -91,9 +88,8 @@ static int roundrobin_show_knob(struct rb_policy *p, unsigned int knob,
 {
 	struct roundrobin_ctx *ctx = p->context;
 
-	if (knob >= RR_NR_KNOBS)
-		return -EINVAL;
-	return scnprintf(buf, len, "%u", READ_ONCE(ctx->knob[knob]));
+	return rb_uint_knob_show(&roundrobin_ranges, ctx->knob, knob, buf,
+				 len);
 }
 
 /* The RFC's mirror_queue_not_filled(): load below the queue depth. */

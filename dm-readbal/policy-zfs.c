@@ -77,32 +77,28 @@ static void zfs_destroy(struct rb_policy *p)
 	p->context = NULL;
 }
 
+static const struct rb_uint_knobs zfs_ranges = {
+	.nr = ZFS_NR_KNOBS,
+	.min = NULL,
+	.max = zfs_max,
+};
+
 static int zfs_set_knob(struct rb_policy *p, unsigned int knob,
 			const char *value, char **error)
 {
 	struct zfs_ctx *ctx = p->context;
-	unsigned int v;
-	int r;
 
-	if (knob >= ZFS_NR_KNOBS) {
-		*error = "unknown knob";
-		return -EINVAL;
-	}
-	r = rb_policy_parse_uint(value, 0, zfs_max[knob], &v, error);
-	if (r)
-		return r;
-	WRITE_ONCE(ctx->knob[knob], v);
-	return 0;
+	return rb_uint_knob_set(&zfs_ranges, ctx->knob, knob, value,
+				error);
 }
 
-static int zfs_show_knob(struct rb_policy *p, unsigned int knob, char *buf,
-			 size_t len)
+static int zfs_show_knob(struct rb_policy *p, unsigned int knob,
+			 char *buf, size_t len)
 {
 	struct zfs_ctx *ctx = p->context;
 
-	if (knob >= ZFS_NR_KNOBS)
-		return -EINVAL;
-	return scnprintf(buf, len, "%u", READ_ONCE(ctx->knob[knob]));
+	return rb_uint_knob_show(&zfs_ranges, ctx->knob, knob, buf,
+				 len);
 }
 
 /* vdev_mirror_load(); s64 so that a huge inflight plus an increment fits */

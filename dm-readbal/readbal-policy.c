@@ -66,6 +66,34 @@ int rb_policy_parse_uint(const char *value, unsigned int min, unsigned int max,
 	return 0;
 }
 
+/* Values change while reads run: READ_ONCE/WRITE_ONCE on both sides. */
+int rb_uint_knob_set(const struct rb_uint_knobs *k, unsigned int *values,
+		     unsigned int knob, const char *value, char **error)
+{
+	unsigned int v;
+	int r;
+
+	if (knob >= k->nr) {
+		*error = "unknown knob";
+		return -EINVAL;
+	}
+	r = rb_policy_parse_uint(value, k->min ? k->min[knob] : 0,
+				 k->max[knob], &v, error);
+	if (r)
+		return r;
+	WRITE_ONCE(values[knob], v);
+	return 0;
+}
+
+int rb_uint_knob_show(const struct rb_uint_knobs *k,
+		      const unsigned int *values, unsigned int knob, char *buf,
+		      size_t len)
+{
+	if (knob >= k->nr)
+		return -EINVAL;
+	return scnprintf(buf, len, "%u", READ_ONCE(values[knob]));
+}
+
 unsigned int rb_first_leg(unsigned long mask)
 {
 	return __ffs(mask);

@@ -132,6 +132,21 @@ int rb_policy_knob_index(const struct rb_policy_type *type, const char *name);
 unsigned int rb_policy_nr_knobs(const struct rb_policy_type *type);
 int rb_policy_parse_uint(const char *value, unsigned int min, unsigned int max,
 			 unsigned int *out, char **error);
+/*
+ * Knobs kept as an array of unsigned ints, each within [min[i], max[i]]
+ * (min may be NULL: 0): the set_knob/show_knob of most policies.
+ */
+struct rb_uint_knobs {
+	unsigned int nr;
+	const unsigned int *min;
+	const unsigned int *max;
+};
+
+int rb_uint_knob_set(const struct rb_uint_knobs *k, unsigned int *values,
+		     unsigned int knob, const char *value, char **error);
+int rb_uint_knob_show(const struct rb_uint_knobs *k,
+		      const unsigned int *values, unsigned int knob, char *buf,
+		      size_t len);
 unsigned int rb_first_leg(unsigned long mask);
 unsigned int rb_next_leg(unsigned long mask, unsigned int after,
 			 unsigned int nr_legs);
