@@ -29,7 +29,13 @@ share() {	# per-leg share of reads in percent
 
 printf '%-12s | %-28s | %-28s\n' "" "64k seq read, 4 jobs QD4" "4k random read, QD1"
 printf '%-12s | %9s %18s | %9s %18s\n' policy "MiB/s" "h0/h1/s0 share %" IOPS "h0/h1/s0 share %"
-for p in pid roundrobin latency "device preferred 2" round-robin; do
+policies=()
+for p in $(dmsetup message demo 0 list_policies); do
+	[ "$p" = device ] && p="device preferred 2"	# the ssd
+	policies+=("$p")
+done
+for p in "${policies[@]}"; do
+	# shellcheck disable=SC2086
 	dmsetup message demo 0 policy $p
 	dmsetup message demo 0 reset_stats
 	read -r bw _ < <(run --rw=read --bs=64k --iodepth=4 --numjobs=4 --offset_increment=64M --size=64M)
