@@ -58,6 +58,18 @@ static int rb_knob_args(const struct rb_cmd *c, char **args, int n,
 	return RB_EXIT_OK;
 }
 
+/* Send @msg, then show the policy as the kernel now has it. */
+static int rb_send_and_show(struct rb_dev *d, const char *msg)
+{
+	int r = rb_send(d, msg, NULL, 0);
+
+	if (!r)
+		r = rb_dev_refresh(d);
+	if (!r)
+		rb_print_policy(d);
+	return r;
+}
+
 static int rb_policy_run(int argc, char **argv)
 {
 	struct rb_policy_spec spec;
@@ -93,14 +105,7 @@ static int rb_policy_run(int argc, char **argv)
 	}
 	if (rb_msg_policy(&spec, msg, sizeof(msg)))
 		return rb_usage(&rb_cmd_policy, "message too long");
-	r = rb_send(&d, msg, NULL, 0);
-	if (r)
-		return r;
-	r = rb_dev_refresh(&d);
-	if (r)
-		return r;
-	rb_print_policy(&d);
-	return RB_EXIT_OK;
+	return rb_send_and_show(&d, msg);
 }
 
 static int rb_set_run(int argc, char **argv)
@@ -137,14 +142,7 @@ static int rb_set_run(int argc, char **argv)
 	}
 	if (rb_msg_set(spec.knobs, spec.nknobs, msg, sizeof(msg)))
 		return rb_usage(&rb_cmd_set, "message too long");
-	r = rb_send(&d, msg, NULL, 0);
-	if (r)
-		return r;
-	r = rb_dev_refresh(&d);
-	if (r)
-		return r;
-	rb_print_policy(&d);
-	return RB_EXIT_OK;
+	return rb_send_and_show(&d, msg);
 }
 
 static int rb_policies_run(int argc, char **argv)
