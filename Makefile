@@ -12,7 +12,7 @@ MODULE := dm-readbal/dm-readbal.ko
 MODULE_SRC := $(wildcard dm-readbal/*.[ch]) dm-readbal/Kbuild
 export KVER CACHE
 
-.PHONY: all module tools tools-test deps unit integration check demo checkpatch sparse style clean
+.PHONY: all module tools tools-test deps unit integration check demo bench bench-quick checkpatch sparse style clean
 
 all: module tools
 
@@ -47,6 +47,13 @@ demo: deps module
 	@rm -rf results/demo
 	RB_RESULTS_DIR=results/demo tests/vm/run tests/demo/mixed-array.sh
 	@sed -n '/^legs:/,/^dmsetup status/p' results/demo/logs/01-mixed-array.log
+
+# Benchmarks (docs/benchmarks.md): bench writes the report, bench-quick a short one.
+bench: deps module tools
+	bench/run --full
+
+bench-quick: deps module tools
+	bench/run --quick
 
 # Kernel style, with the checkpatch of Debian's linux-source-6.1.
 # Kernel style: W=1 -Werror build, sparse, checkpatch of Debian's linux-source-6.1.

@@ -1,0 +1,682 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""The benchmark inside the guest (started by bench/guest/bench.sh under
+tests/vm/run).  Reads $RB_RESULTS/bench/conf.json, builds each array profile
+on emulated disks, runs the fio/ job templates on every readbal policy and
+the peers, and leaves fio's JSON and logs, samples.tsv and runs.jsonl (one
+record per measured job) in $RB_RESULTS/bench for bench/report.
+
+Every exec costs 0.1 s to several seconds under TCG (fio links 64
+libraries; a fork of it copies their mappings), so:
+- each phase of a profile is ONE fio process, its configurations following
+  one another as stonewalled jobs run as threads;
+- every policy gets its own readbal device on the same legs (dm lets its
+  devices share legs), so nothing switches policy between jobs;
+- dm devices are made through the dm ioctls (rbbench/dmioctl.py);
+- a sampler thread reads /proc/stat and the disks' stat files every 100 ms;
+  fio's bandwidth logs (unix time stamps) give each job's window, and the
+  report takes guest CPU busy and each leg's I/O over that window.
+
+Phase 1 of a profile: each leg alone (one after the other), readbal under every policy, dm-mirror,
+dm-linear on the fastest leg.  Phase 2: each leg alone again (md's limit,
+measured minutes later) and md raid1, which cannot open legs dm holds.
+"""
+
+import json
+import os
+import shlex
+import subprocess
+import sys
+import threading
+import time
+
+REPO = os.environ.get("RB_REPO") or os.path.abspath(os.path.join(os.path.dirname(__file__), "../.."))
+sys.path.insert(0, os.path.join(REPO, "bench"))
+from rbbench import dmioctl, fiojob, plan  # noqa: E402
+
+RES = os.path.join(os.environ.get("RB_RESULTS", "/tmp"), "bench")
+LIBS = "; ".join(". " + shlex.quote(os.path.join(REPO, p)) for p in (
+    "tests/lib/common.sh", "tests/lib/disks.sh", "bench/guest/seekdisk.sh"))
+MIR = "rbb-mirror"    # dm-mirror
+LIN = "rbb-linear"    # dm-linear on the fastest leg
+MD = "md0"
+CG = "/sys/fs/cgroup"
+LOG_MS = 100          # fio log interval and sampler period
+T0 = time.monotonic()
+
+
+def log(*a):
+    line = "[%7.1f] %s" % (time.monotonic() - T0, " ".join(str(x) for x in a))
+    print(line, flush=True)
+    with open(os.path.join(RES, "log.txt"), "a") as f:
+        f.write(line + "\n")
+
+
+def sh(cmd, check=True):
+    """Runs a bash snippet with the disk helpers sourced; returns stdout."""
+    p = subprocess.run(["bash", "-c", f"set -e; {LIBS}; {cmd}"], capture_output=True, text=True)
+    if p.returncode and check:
+        raise RuntimeError(f"failed ({p.returncode}): {cmd}\n{p.stdout}{p.stderr}")
+    return p.stdout
+
+
+def record(name, rec):
+    with open(os.path.join(RES, name), "a") as f:
+        f.write(json.dumps(rec, sort_keys=True) + "\n")
+
+
+def rb_name(policy):
+    return f"rbb-{policy}"
+
+
+def mdadm_create(paths):
+    subprocess.run(["mdadm", "--create", f"/dev/{MD}", "--run", "--assume-clean", "--level=1",
+                    f"--raid-devices={len(paths)}", "--bitmap=none", "--metadata=1.2"] + paths,
+                   check=True, capture_output=True)
+
+
+def mdadm_stop():
+    subprocess.run(["mdadm", "--stop", f"/dev/{MD}"], capture_output=True)
+
+
+class Deadline(Exception):
+    pass
+
+
+class Bench:
+    def __init__(self, conf):
+        self.conf = conf
+        self.mode = plan.MODES[conf["mode"]]
+        self.deadline = T0 + conf.get("deadline_s", self.mode["deadline_s"])
+        self.policies = None
+        self.overhead = 1.0      # seconds per fio job beyond its runtime (learnt)
+        self.fio_start = 5.0     # seconds to start fio (learnt)
+        self.seq = 0
+        self.dm = []             # dm devices made, for removal
+        for d in ("fio", "work", "logs", "bwlog", "snaps"):
+            os.makedirs(os.path.join(RES, d), exist_ok=True)
+
+    # ---------------------------------------------------------------- setup
+    def setup(self):
+        for m in ("dm-mirror", "raid1", "nbd"):
+            subprocess.run(["modprobe", m] + (["nbds_max=16"] if m == "nbd" else []), check=False)
+        if not os.path.exists(f"{CG}/cgroup.controllers"):
+            subprocess.run(["mount", "-t", "cgroup2", "none", CG], check=True)
+        with open(f"{CG}/cgroup.subtree_control", "w") as f:
+            f.write("+io +memory")
+        # fio's page cache is held to 256 MiB (memory.high: reclaimed, never
+        # an OOM kill; fio's own memory, shm for 90 jobs and 60 MiB of
+        # 1280k buffers, stays well below): eight buffered readers looping
+        # over their slices of a 256 MiB array read the disks, not cache.
+        os.makedirs(f"{CG}/rbbench/fio", exist_ok=True)
+        with open(f"{CG}/rbbench/cgroup.subtree_control", "w") as f:
+            f.write("+memory")
+        with open(f"{CG}/rbbench/fio/memory.high", "w") as f:
+            f.write(str(256 << 20))
+        fio_v = subprocess.run(["fio", "--version"], capture_output=True, text=True).stdout.strip()
+        with open("/proc/cpuinfo") as f:
+            model = next((ln.split(":", 1)[1].strip() for ln in f if ln.startswith("model name")), "?")
+        meta = {
+            "mode": self.conf["mode"], "command": self.conf.get("command", ""),
+            "kernel": os.uname().release, "kernel_version": os.uname().version,
+            "guest_cpu": model, "guest_cpus": os.cpu_count(),
+            "guest_mem_kb": int(open("/proc/meminfo").readline().split()[1]),
+            "fio": fio_v, "seek_args": os.environ.get("RB_SEEK_ARGS", ""),
+            "host": self.conf.get("host", {}), "started": time.time(),
+            "runtime": self.conf.get("runtime") or self.mode["runtime"], "log_ms": LOG_MS,
+        }
+        with open(os.path.join(RES, "meta.json"), "w") as f:
+            json.dump(meta, f, indent=1, sort_keys=True)
+        self.sampler_stop = threading.Event()
+        self.sampler = threading.Thread(target=self._sampler, daemon=True)
+        self.sampler.start()
+
+    def _sampler(self):
+        """Every LOG_MS: time, the cpu line of /proc/stat, and fields 1, 3,
+        5, 7 (reads, read sectors, writes, write sectors) of every disk's
+        stat.  In-process reads: no exec."""
+        with open(os.path.join(RES, "samples.tsv"), "w") as out:
+            while not self.sampler_stop.is_set():
+                t = time.time_ns()
+                with open("/proc/stat") as f:
+                    cpu = ",".join(f.readline().split()[1:9])
+                devs = []
+                for d in os.listdir("/sys/block"):
+                    if d.startswith(("loop", "ram", "nbd")) and not os.path.exists(f"/sys/block/{d}/pid"):
+                        continue
+                    try:
+                        with open(f"/sys/block/{d}/stat") as f:
+                            s = f.read().split()
+                    except OSError:
+                        continue
+                    devs.append(f"{d}:{s[0]},{s[2]},{s[4]},{s[6]}")
+                out.write(f"{t}\t{cpu}\t{' '.join(devs)}\n")
+                out.flush()
+                self.sampler_stop.wait(LOG_MS / 1000)
+
+    @staticmethod
+    def disk_stats():
+        """{disk: [reads, read sectors, writes, write sectors]} now."""
+        out = {}
+        for d in os.listdir("/sys/block"):
+            try:
+                with open(f"/sys/block/{d}/stat") as f:
+                    s = f.read().split()
+                out[d] = [int(s[0]), int(s[2]), int(s[4]), int(s[6])]
+            except (OSError, IndexError, ValueError):
+                continue
+        return out
+
+    def finish(self, status):
+        time.sleep(0.3)
+        self.sampler_stop.set()
+        self.sampler.join()
+        with open(os.path.join(RES, "meta.json")) as f:
+            meta = json.load(f)
+        meta.update({"finished": time.time(), "status": status, "policies": self.policies,
+                     "guest_seconds": time.monotonic() - T0})
+        with open(os.path.join(RES, "meta.json"), "w") as f:
+            json.dump(meta, f, indent=1, sort_keys=True)
+
+    # ---------------------------------------------------------------- disks
+    def make_legs(self, kinds, prefix):
+        """Creates the legs; returns [(name, /dev path, kernel name)]."""
+        cmds, names = [], []
+        for i, kind in enumerate(kinds):
+            name = f"{prefix}{i}"
+            cmds.append(f"rb_seek_disk {name} >/dev/null" if kind == "hdd-seek"
+                        else f"rb_disk {name} {kind} size=256 >/dev/null")
+            names.append(name)
+        sh("; ".join(cmds))
+        out = []
+        for name in names:
+            k = os.path.basename(os.path.realpath(f"/dev/rb/{name}"))
+            out.append((name, f"/dev/{k}", k))
+        return out
+
+    def remove_legs(self, legs):
+        for name, _, _ in legs:
+            st = f"/run/rb-seek/{name}.nbd"
+            sh(f"rb_seek_disk_rm {name}" if os.path.exists(st) else f"rb_disk_rm {name}", check=False)
+            stats = f"/run/rb-seek/{name}.stats"
+            if os.path.exists(stats):     # the seek filter's, written at exit
+                with open(stats) as f:
+                    record("seekstats.jsonl", {"disk": name, "t": time.time(),
+                                               "stats": dict(ln.split() for ln in f if ln.strip())})
+                os.unlink(stats)
+
+    @staticmethod
+    def sectors(kname):
+        with open(f"/sys/block/{kname}/size") as f:
+            return int(f.read())
+
+    def dm_create(self, name, table):
+        """Kernel name of the new device, or None if the kernel refused it."""
+        try:
+            k = dmioctl.create(name, table)
+        except OSError as e:
+            log(f"  dm create {name} refused ({e}): {table}")
+            record("errors.jsonl", {"step": f"create {name}", "error": str(e), "table": table})
+            return None
+        self.dm.append(name)
+        return k
+
+    def dm_remove_all(self):
+        for name in reversed(self.dm):
+            try:
+                dmioctl.remove(name)
+            except OSError as e:
+                log(f"  dm remove {name}: {e}")
+        self.dm = []
+
+    # ------------------------------------------------------------------ fio
+    def job(self, tag, template, dev, overrides=None, alongside=False):
+        """One job: the template's options on DEV, as threads, with a
+        bandwidth log of unix time stamps (the job's window).  It waits for
+        the jobs before it (stonewall) unless ALONGSIDE: then it runs with
+        the previous one, reported apart (new_group)."""
+        opts = dict(template[1])
+        opts.update({"new_group": None, "filename": dev, "thread": None})
+        if not alongside:
+            opts = {"stonewall": None, **opts}
+        for k, v in (overrides or {}).items():
+            if v == "":
+                opts.pop(k, None)
+            else:
+                opts[k] = v
+        if "ramp_time" in opts and fiojob.parse_time(opts.get("runtime", "0")) < 2:
+            opts["ramp_time"] = "0.5"
+        opts.update({"write_bw_log": os.path.join(RES, "bwlog", tag), "log_avg_msec": str(LOG_MS),
+                     "log_unix_epoch": "1"})
+        return (tag, opts)
+
+    @staticmethod
+    def _into_cgroup(cg):
+        def move():
+            with open(f"{CG}/{cg}/cgroup.procs", "w") as f:
+                f.write(str(os.getpid()))
+        return move
+
+    @staticmethod
+    def serial_s(jobs):
+        """Seconds of I/O the jobs take, those run alongside counted once."""
+        return sum(fiojob.duration_s(o) for _, o in jobs if "stonewall" in o or o is jobs[0][1])
+
+    def run_fio(self, label, jobs, meta, cgroup="rbbench/fio"):
+        """Runs JOBS in one fio and records each job of META (tag ->
+        record) in runs.jsonl.  Past the time budget: records them as
+        skipped and raises Deadline."""
+        serial = [o for _, o in jobs if "stonewall" in o] or [jobs[0][1]]
+        est = self.fio_start + self.serial_s(jobs) + self.overhead * len(serial)
+        left = self.deadline - time.monotonic()
+        if est > left:
+            log(f"SKIP {label}: needs ~{est:.0f}s, {left:.0f}s left")
+            for tag, _ in jobs:
+                if tag in meta:
+                    record("runs.jsonl", dict(meta[tag], tag=tag, skipped="time budget"))
+            raise Deadline(label)
+        self.seq += 1
+        base = f"{self.seq:03d}-{label}"
+        jobfile = os.path.join(RES, "fio", base + ".fio")
+        out = os.path.join(RES, "fio", base + ".json")
+        with open(jobfile, "w") as f:
+            f.write(fiojob.render(jobs))
+        log(f"fio {label}: {len(jobs)} jobs, ~{est:.0f}s")
+        before = self.disk_stats()
+        t = time.monotonic()
+        try:
+            p = subprocess.run(["fio", "--output-format=json", f"--output={out}", jobfile],
+                               cwd=os.path.join(RES, "work"), capture_output=True, text=True,
+                               timeout=max(120, 3 * est + 60),
+                               preexec_fn=self._into_cgroup(cgroup) if cgroup else None)
+            rc, text = p.returncode, p.stdout + p.stderr
+        except subprocess.TimeoutExpired as e:
+            rc, text = "timeout", f"fio timed out: {e}"
+        wall = time.monotonic() - t
+        # every I/O of the run has ended with fio: exact counts per run
+        record("fiostats.jsonl", {"fio": os.path.basename(out), "before": before, "after": self.disk_stats()})
+        if rc:
+            log(f"  fio exit {rc}{' (killed)' if rc == -9 else ''}: {text.strip()[:600]}")
+            record("errors.jsonl", {"step": f"fio {label}", "error": f"exit {rc}: {text.strip()[:300]}"})
+        with open(os.path.join(RES, "logs", base + ".out"), "w") as f:
+            f.write(text)
+        busy = self.serial_s(jobs)
+        n = max(1, len(serial))
+        per = max(0.0, wall - busy - self.fio_start) / n
+        self.overhead = max(0.2, min(5.0, 0.5 * self.overhead + 0.5 * per))
+        log(f"  {wall:.1f}s, {(wall - busy) / n:.2f}s per job beyond its runtime")
+        for tag, o in jobs:
+            if tag in meta:
+                record("runs.jsonl", dict(meta[tag], tag=tag, fio=os.path.basename(out), wall=wall,
+                                          duration_s=fiojob.duration_s(o),
+                                          ramp_s=fiojob.parse_time(o.get("ramp_time", "0")),
+                                          bwlog=tag))
+        return out
+
+    def templates(self, workloads):
+        out = {}
+        for w in workloads:
+            fname = plan.WORKLOADS[w][0]
+            t = fiojob.load(os.path.join(REPO, "fio", fname))
+            if len(t) != 1:
+                raise ValueError(f"fio/{fname}: one job section expected")
+            out[w] = t[0]
+        return out
+
+    # ------------------------------------------------------------- profiles
+    def readbal_devices(self, kinds, paths, sectors):
+        """One readbal device per policy of the module (the device policy
+        preferring the fastest leg, as the seed's read_preferred SSD):
+        [(config label, kernel name)]."""
+        n = len(paths)
+        legs = " ".join(f"{p} 0" for p in paths)
+        if self.policies is None:
+            k = self.dm_create("rbb-probe", f"0 {sectors} readbal {n} {legs} pid 0")
+            if k is None:
+                raise RuntimeError("cannot create a readbal device")
+            self.policies = dmioctl.message("rbb-probe", "list_policies").split()
+            dmioctl.remove("rbb-probe")
+            self.dm.remove("rbb-probe")
+            log("policies:", " ".join(self.policies))
+        pols = self.policies[: self.mode["policies"]] if self.mode.get("policies") else self.policies
+        out = []
+        for p in pols:
+            args = f"2 preferred {plan.fastest_leg(kinds)}" if p == "device" else "0"
+            k = self.dm_create(rb_name(p), f"0 {sectors} readbal {n} {legs} {p} {args}")
+            if k:
+                out.append((f"rb:{p}", k))
+        return out
+
+    def peers(self, paths, sectors, fast):
+        n = len(paths)
+        out = []
+        k = self.dm_create(MIR, f"0 {sectors} mirror core 2 1024 nosync {n} "
+                           + " ".join(f"{p} 0" for p in paths) + " 1 handle_errors")
+        if k:
+            out.append(("mirror", k))
+        k = self.dm_create(LIN, f"0 {sectors} linear {paths[fast]} 0")
+        if k:
+            out.append(("linear", k))
+        return out
+
+    def profile(self, pname, workloads, runtime):
+        kinds = plan.profile_kinds(pname)
+        log(f"== profile {pname}: {' '.join(kinds)}")
+        legs = self.make_legs(kinds, "bl")
+        try:
+            self._profile(pname, kinds, legs, workloads, runtime)
+        finally:
+            self.dm_remove_all()
+            mdadm_stop()
+            self.remove_legs(legs)
+
+    def _profile(self, pname, kinds, legs, workloads, runtime):
+        n = len(legs)
+        sectors = min(self.sectors(k) for _, _, k in legs)
+        fast = plan.fastest_leg(kinds)
+        paths = [p for _, p, _ in legs]
+        knames = [k for _, _, k in legs]
+        tmpl = self.templates(workloads)
+        rt = {"runtime": str(runtime)}
+        base = {"profile": pname, "kinds": kinds, "legs": knames, "fastest": fast, "section": "matrix"}
+        for phase in (1, 2):
+            if phase == 1:
+                tops = self.readbal_devices(kinds, paths, sectors) + self.peers(paths, sectors, fast)
+            else:
+                self.dm_remove_all()
+                try:
+                    mdadm_create(paths)
+                    tops = [("md", MD)]
+                except subprocess.CalledProcessError as e:
+                    log(f"  mdadm --create failed: {e.stderr}")
+                    record("errors.jsonl", {"step": f"{pname} md", "error": str(e.stderr)})
+                    tops = []
+            jobs, meta = [], {}
+            for w in workloads:
+                t = tmpl[w]
+                kind = fiojob.io_kind(t[1])
+                confs = [(f"leg:{i}", knames[i]) for i in range(n)]
+                for cfg, k in tops:
+                    # writes go to every leg whatever the policy: one policy
+                    if kind == "write" and cfg.startswith("rb:") and cfg != tops[0][0]:
+                        continue
+                    confs.append((cfg, k))
+                for cfg, k in confs:
+                    tag = f"{pname}.{w}.{cfg.replace(':', '-')}.p{phase}"
+                    # the legs alone one after the other: run together, legs
+                    # that cost guest CPU (nbd) would slow the others down
+                    jobs.append(self.job(tag, t, f"/dev/{k}", rt))
+                    meta[tag] = dict(base, workload=w, config=cfg, phase=phase, top=k, io=kind)
+            self.run_fio(f"{pname}-p{phase}", jobs, meta)
+
+    # ----------------------------------------------------------- calibration
+    def calibrate(self, runtime):
+        """Each leg kind alone, and the nbd path without the seek model."""
+        log("== calibration")
+        kinds = ["hdd", "ssd", "nvme", "remote", "ram", "hdd-seek"]
+        legs = self.make_legs(kinds, "cal")
+        nbd = sh("nbdkit -U $RB_SEEK_DIR/calnbd.sock -P $RB_SEEK_DIR/calnbd.pid memory size=256M; "
+                 "n=$(_rb_seek_free_nbd); : >$RB_SEEK_DIR/$n.busy; "
+                 "nbd-client -unix $RB_SEEK_DIR/calnbd.sock /dev/$n -b 512 >/dev/null 2>&1; "
+                 "echo 1 >/sys/block/$n/queue/rotational; echo $n").strip()
+        info = {}
+        for (name, path, k), kind in zip(legs, kinds):
+            cfs = f"/sys/kernel/config/nullb/{name}"
+            attrs = {"kind": kind}
+            if os.path.isdir(cfs):
+                for a in ("mbps", "completion_nsec", "hw_queue_depth", "irqmode"):
+                    attrs[a] = open(f"{cfs}/{a}").read().strip()
+            for a in ("rotational", "max_sectors_kb", "nr_requests", "scheduler"):
+                attrs[a] = open(f"/sys/block/{k}/queue/{a}").read().strip()
+            info[k] = attrs
+        info[nbd] = {"kind": "nbd-path"}
+        with open(os.path.join(RES, "calibration.json"), "w") as f:
+            json.dump({"disks": info, "seek_args": os.environ.get("RB_SEEK_ARGS", "")}, f, indent=1)
+        targets = [(k, info[k]["kind"]) for _, _, k in legs] + [(nbd, "nbd-path")]
+        common = {"ioengine": "libaio", "direct": "1", "time_based": None, "runtime": str(runtime),
+                  "norandommap": None, "randrepeat": "0"}
+        tests = {
+            "rand4k-qd1": {"rw": "randread", "bs": "4k", "iodepth": "1"},
+            "seq64k-qd1": {"rw": "read", "bs": "64k", "iodepth": "1"},
+            "seq64k-qd1-inner": {"rw": "read", "bs": "64k", "iodepth": "1", "offset": "224m"},
+            "rand4k-qd32": {"rw": "randread", "bs": "4k", "iodepth": "32"},
+        }
+        jobs, meta = [], {}
+        for k, kind in targets:
+            for tname, o in tests.items():
+                if tname.endswith("inner") and kind != "hdd-seek":
+                    continue
+                tag = f"cal.{kind}.{tname}"
+                jobs.append(self.job(tag, ("cal", dict(common, **o)), f"/dev/{k}"))
+                meta[tag] = {"section": "calibration", "kind": kind, "test": tname, "legs": [k],
+                             "top": k, "io": "read", "config": kind, "workload": tname}
+        try:
+            self.run_fio("calibration", jobs, meta)
+        finally:
+            sh(f"nbd-client -d /dev/{nbd} >/dev/null 2>&1; kill $(cat $RB_SEEK_DIR/calnbd.pid); "
+               f"rm -f $RB_SEEK_DIR/{nbd}.busy", check=False)
+            self.remove_legs(legs)
+
+    # -------------------------------------------------------------- seed 003
+    def seed003(self, cfg):
+        pname = cfg["profile"]
+        kinds = plan.profile_kinds(pname)
+        log(f"== seed 003 on {pname}")
+        legs = self.make_legs(kinds, "io")
+        paths = [p for _, p, _ in legs]
+        knames = [k for _, _, k in legs]
+        sectors = min(self.sectors(k) for k in knames)
+        tmpl = fiojob.load(os.path.join(REPO, "fio", "iocontrol.fio"))
+        pol = self.conf.get("seed003_policy") or (self.policies or ["pid"])[0]
+        configs = []
+        for variant, confs in cfg["configs"].items():
+            for c in confs:
+                if c not in configs:
+                    configs.append(c)
+        try:
+            for conf in configs:
+                self._groups(max(cfg["jobs"]))
+                if conf == "rb":
+                    top = self.dm_create(rb_name(pol), f"0 {sectors} readbal {len(paths)} "
+                                         + " ".join(f"{p} 0" for p in paths) + f" {pol} 0")
+                    label = f"rb:{pol}"
+                else:
+                    mdadm_create(paths)
+                    top, label = MD, "md"
+                try:
+                    for variant, confs in cfg["configs"].items():
+                        if conf in confs:
+                            self._seed003_variant(cfg, variant, label, top, knames, tmpl)
+                finally:
+                    # Debian 6.1's blk_throtl_cancel_bios() can loop forever
+                    # in del_gendisk() when throttle groups of the disk are
+                    # left (seen as an RCU stall in dm remove): the groups go
+                    # first, then the device.
+                    self._groups(0)
+                    self.dm_remove_all()
+                    mdadm_stop()
+        finally:
+            self.remove_legs(legs)
+
+    def _groups(self, n):
+        """rbio/test0..n-1 with the io controller, none left when n = 0."""
+        base = f"{CG}/rbio"
+        if os.path.isdir(base):
+            for d in sorted(os.listdir(base)):
+                if d.startswith("test") and os.path.isdir(f"{base}/{d}"):
+                    for _ in range(50):     # fio's processes may still be exiting
+                        try:
+                            os.rmdir(f"{base}/{d}")
+                            break
+                        except OSError:
+                            time.sleep(0.1)
+            if not n:
+                try:
+                    os.rmdir(base)
+                except OSError as e:
+                    log(f"  cannot remove {base}: {e}")
+        if n:
+            for i in range(n):
+                os.makedirs(f"{base}/test{i}", exist_ok=True)
+            with open(f"{base}/cgroup.subtree_control", "w") as f:
+                f.write("+io")
+
+    @staticmethod
+    def _cg_write(path, value):
+        try:
+            with open(path, "w") as f:
+                f.write(value)
+            return True
+        except OSError as e:
+            log(f"  cannot write {value!r} to {path}: {e}")
+            record("errors.jsonl", {"step": "cgroup", "error": f"{path} <- {value}: {e}"})
+            return False
+
+    def _seed003_variant(self, cfg, variant, label, top, knames, tmpl):
+        """"weight": io.cost on every leg, group k weighs 100 (k+1) (io.weight
+        acts on request queues: the legs, not the bio-based mirror).
+        "max": io.max on the mirror, group k limited to (k+1) x base, the
+        limits summing to 80% of 60 MiB/s (reads) or 20 MiB/s (writes and
+        read-write)."""
+        maxjobs = max(cfg["jobs"])
+        devno = {k: open(f"/sys/block/{k}/dev").read().strip() for k in knames + [top]}
+        for i in range(maxjobs):
+            g = f"{CG}/rbio/test{i}"
+            self._cg_write(f"{g}/io.weight", "default 100")
+            self._cg_write(f"{g}/io.max", f"{devno[top]} rbps=max wbps=max")
+        if variant == "weight":
+            for k in knames:
+                self._cg_write(f"{CG}/io.cost.qos", f"{devno[k]} enable=1")
+            for i in range(maxjobs):
+                self._cg_write(f"{CG}/rbio/test{i}/io.weight", f"default {100 * (i + 1)}")
+        jobs, meta = [], {}
+        for mode in cfg["modes"]:
+            rw = plan.seed003_mode_rw(mode)
+            for nj in cfg["jobs"]:
+                group = f"s003.{variant}.{label.replace(':', '-')}.{mode.replace(' ', '-')}-{nj}"
+                if variant == "max":
+                    cap = 60 if mode.split()[1] == "rd" else 20
+                    base = max(4096, int(1.6 * cap / (nj * (nj + 1)) * (1 << 20)))
+                    limits = [(i + 1) * base for i in range(nj)]
+                else:
+                    limits = [100 * (i + 1) for i in range(nj)]
+                members = []
+                for i in range(nj):
+                    name, opts = tmpl[i]
+                    o = dict(opts, rw=rw, runtime=str(cfg["runtime"]), filename=f"/dev/{top}")
+                    if i == 0:
+                        o.update({"stonewall": None, "new_group": None})
+                    if variant == "max":
+                        o["exec_prerun"] = "sh -c " + shlex.quote(
+                            f"echo '{devno[top]} rbps={limits[i]} wbps={limits[i]}' > {CG}/rbio/test{i}/io.max")
+                    o.update({"write_bw_log": os.path.join(RES, "bwlog", f"{group}.{name}"),
+                              "log_avg_msec": str(LOG_MS), "log_unix_epoch": "1"})
+                    jobs.append((f"{group}.{name}", o))
+                    members.append(f"{group}.{name}")
+                for i, tag in enumerate(members):
+                    meta[tag] = {"section": "seed003", "variant": variant, "config": label, "mode": mode,
+                                 "jobs": nj, "rw": rw, "legs": knames, "top": top, "member": i,
+                                 "limit": limits[i], "group": group, "io": fiojob.io_kind({"rw": rw}),
+                                 "workload": "iocontrol"}
+        try:
+            self.run_fio(f"seed003-{variant}-{label.replace(':', '-')}", jobs, meta, cgroup=None)
+        finally:
+            if variant == "weight":
+                for k in knames:
+                    self._cg_write(f"{CG}/io.cost.qos", f"{devno[k]} enable=0")
+
+    # -------------------------------------------------------------- seed 004
+    def seed004(self, cfg):
+        pname = cfg["profile"]
+        kinds = plan.profile_kinds(pname)
+        log(f"== seed 004 on {pname}")
+        legs = self.make_legs(kinds, "lw")
+        paths = [p for _, p, _ in legs]
+        knames = [k for _, _, k in legs]
+        sectors = min(self.sectors(k) for k in knames)
+        pol = self.conf.get("seed004_policy") or (self.policies or ["pid"])[0]
+        try:
+            top = self.dm_create(rb_name(pol), f"0 {sectors} readbal {len(paths)} "
+                                 + " ".join(f"{p} 0" for p in paths) + f" {pol} 0")
+            t = fiojob.load(os.path.join(REPO, "fio", "longwrite.fio"))[0]
+            tag = f"s004.{pname}"
+            job = self.job(tag, t, f"/dev/{top}", {"runtime": str(cfg["runtime"])})
+            job[1]["log_avg_msec"] = "1000"    # the seed's per-interval throughput
+            self.run_fio("seed004", [job], {tag: {"section": "seed004", "profile": pname, "legs": knames,
+                                                  "top": top, "config": f"rb:{pol}", "kinds": kinds,
+                                                  "io": "write", "workload": "longwrite"}})
+        finally:
+            self.dm_remove_all()
+            self.remove_legs(legs)
+
+    # ---------------------------------------------------------- CPU overhead
+    def cpu(self, cfg):
+        """4 KiB random read QD32 on two ram legs: rounds of the leg alone,
+        dm-linear, dm-mirror and readbal under each policy, interleaved."""
+        log("== CPU overhead on 2ram")
+        kinds = ["ram", "ram"]
+        legs = self.make_legs(kinds, "cpu")
+        paths = [p for _, p, _ in legs]
+        knames = [k for _, _, k in legs]
+        sectors = min(self.sectors(k) for k in knames)
+        try:
+            tops = [("leg:0", knames[0])] + self.peers(paths, sectors, 0) + \
+                self.readbal_devices(kinds, paths, sectors)
+            t = self.templates(["randread-qd32"])["randread-qd32"]
+            jobs, meta = [], {}
+            for r in range(cfg["rounds"]):
+                for c, k in tops:
+                    tag = f"cpu.r{r}.{c.replace(':', '-')}"
+                    jobs.append(self.job(tag, t, f"/dev/{k}", {"runtime": str(cfg["runtime"])}))
+                    meta[tag] = {"section": "cpu", "round": r, "config": c, "legs": knames, "top": k,
+                                 "profile": "2ram", "kinds": kinds, "workload": "randread-qd32", "io": "read"}
+            self.run_fio("cpu", jobs, meta)
+        finally:
+            self.dm_remove_all()
+            self.remove_legs(legs)
+
+    # ------------------------------------------------------------------ main
+    def main(self):
+        self.setup()
+        # the conf may override a mode's sections (experiments)
+        m = dict(self.mode, **{k: self.conf[k] for k in ("calibrate", "cpu", "seed003", "seed004")
+                               if k in self.conf})
+        status = "complete"
+        steps = []
+        if m.get("calibrate"):
+            steps.append(("calibration", lambda: self.calibrate(m["calibrate"])))
+        runtime = self.conf.get("runtime") or m["runtime"]
+        workloads = self.conf.get("workloads", m["workloads"])
+        for p in self.conf.get("profiles", m["profiles"]):
+            steps.append((f"profile {p}", lambda p=p: self.profile(p, workloads, runtime)))
+        if m.get("cpu"):
+            steps.append(("cpu", lambda: self.cpu(m["cpu"])))
+        if m.get("seed004"):
+            steps.append(("seed004", lambda: self.seed004(m["seed004"])))
+        if m.get("seed003"):
+            steps.append(("seed003", lambda: self.seed003(m["seed003"])))
+        for label, fn in steps:
+            try:
+                fn()
+            except Deadline:
+                status = "partial: time budget"
+            except Exception as e:  # one broken step must not lose the others
+                log(f"ERROR in {label}: {e}")
+                record("errors.jsonl", {"step": label, "error": str(e)})
+                if status == "complete":
+                    status = "partial: errors"
+        self.finish(status)
+        log(f"done: {status}")
+        return 0
+
+
+def main():
+    with open(os.path.join(RES, "conf.json")) as f:
+        conf = json.load(f)
+    if conf.get("seek_args"):
+        os.environ["RB_SEEK_ARGS"] = conf["seek_args"]
+    return Bench(conf).main()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

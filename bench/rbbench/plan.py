@@ -1,0 +1,129 @@
+# SPDX-License-Identifier: GPL-2.0
+"""What the benchmark runs: array profiles, workloads and the three modes.
+
+Profile and workload names are rbsim's presets (tools/sim, docs/simulator.md)
+so the two can be compared row by row."""
+
+# Leg kinds in order; "hdd-seek" is the nbdkit seek emulator
+# (tools/nbdkit-seek), the others tests/lib/disks.sh profiles.
+PROFILES = {
+    "3hdd": ["hdd", "hdd", "hdd"],
+    "2hdd+ssd": ["hdd", "hdd", "ssd"],
+    "ssd+nvme": ["ssd", "nvme"],
+    "nvme+remote": ["nvme", "remote"],
+    "2ram": ["ram", "ram"],
+    "3hdd-seek": ["hdd-seek", "hdd-seek", "hdd-seek"],
+    "2hdd-seek+ssd": ["hdd-seek", "hdd-seek", "ssd"],
+}
+
+# dm-linear goes on the fastest leg (first of equals); the device policy
+# prefers it too, as the seed's "read_preferred" SSD.
+KIND_RANK = {"ram": 5, "nvme": 4, "ssd": 3, "remote": 2, "hdd": 1, "hdd-seek": 0}
+
+# workload -> (fio job file under fio/, label, seed)
+WORKLOADS = {
+    "seqread-1job": ("seqread-64k.fio", "64 KiB sequential read, buffered, 1 job", "000/002"),
+    "seqread-8job": ("seqread-64k-8jobs.fio", "64 KiB sequential read, buffered, 8 jobs", "000/002"),
+    "seqread-1280k": ("seqread-1280k.fio", "1280 KiB direct sequential read, 4 jobs x QD4", "001"),
+    "seqwrite-1280k": ("seqwrite-1280k.fio", "1280 KiB direct sequential write, 4 jobs x QD4", "001"),
+    "randread-qd1": ("randread-4k-qd1.fio", "4 KiB random read, QD1", "-"),
+    "randread-qd32": ("randread-4k-qd32.fio", "4 KiB random read, QD32", "-"),
+    "randrw-70": ("randrw-70.fio", "4 KiB random 70% read / 30% write, QD16", "-"),
+}
+
+# Random workloads are reported in IOPS, the others in MiB/s.
+IOPS_WORKLOADS = ("randread-qd1", "randread-qd32", "randrw-70")
+
+MODES = {
+    # make bench: every profile and workload, seeds 003 and 004, the CPU
+    # overhead rounds: about 35 minutes; what the budget leaves out is
+    # reported as skipped.
+    "full": {
+        "profiles": list(PROFILES),
+        "workloads": list(WORKLOADS),
+        "runtime": 1.5,
+        "calibrate": 3,
+        "seed003": {"profile": "3hdd", "configs": {"max": ["rb", "md"], "weight": ["rb"]},
+                    "modes": ["rnd rd", "rnd wr", "rnd rdwr", "seq rd", "seq wr", "seq rdwr"],
+                    "jobs": [2, 4, 8], "runtime": 2},
+        "seed004": {"profile": "3hdd", "runtime": 60},
+        "cpu": {"rounds": 3, "runtime": 2},
+        "deadline_s": 37 * 60,
+    },
+    # make bench-quick: two profiles, two workloads, short seeds.
+    "quick": {
+        "profiles": ["2hdd+ssd", "2hdd-seek+ssd"],
+        "workloads": ["seqread-1job", "randread-qd32"],
+        "runtime": 1,
+        "calibrate": 0,
+        "seed003": {"profile": "3hdd", "configs": {"max": ["rb"]},
+                    "modes": ["seq rd", "rnd wr"], "jobs": [2, 4], "runtime": 1},
+        "seed004": {"profile": "3hdd", "runtime": 6},
+        "cpu": {"rounds": 1, "runtime": 1.5},
+        "deadline_s": 4 * 60 + 20,
+    },
+    # make check: one small profile, every workload for a second, two
+    # policies: the path from job files to the report, not the numbers.
+    "smoke": {
+        "profiles": ["hdd-seek+ssd"],
+        "workloads": list(WORKLOADS),
+        "runtime": 1,
+        "calibrate": 0,
+        "policies": 2,
+        "seed003": None,
+        "seed004": {"profile": "hdd-seek+ssd", "runtime": 3},
+        "cpu": None,
+        "deadline_s": 4 * 60,
+    },
+    # bench/run --calibrate: the disks alone, to tune the emulation.
+    "calibrate": {
+        "profiles": [],
+        "workloads": [],
+        "runtime": 1,
+        "calibrate": 5,
+        "seed003": None,
+        "seed004": None,
+        "cpu": None,
+        "deadline_s": 240,
+    },
+}
+
+SEED003_RW = {"rd": "read", "wr": "write", "rdwr": "rw"}
+
+
+def profile_kinds(name):
+    """Kinds of a preset, or of any "[N]kind[+[N]kind]..." name."""
+    if name in PROFILES:
+        return list(PROFILES[name])
+    kinds = []
+    for part in name.split("+"):
+        n = 1
+        i = 0
+        while i < len(part) and part[i].isdigit():
+            i += 1
+        if i:
+            n = int(part[:i])
+        kind = part[i:]
+        if kind not in KIND_RANK:
+            raise ValueError(f"unknown leg kind {kind!r} in profile {name!r}")
+        kinds += [kind] * n
+    if not 2 <= len(kinds) <= 16:
+        raise ValueError(f"profile {name!r}: 2 to 16 legs")
+    return kinds
+
+
+def fastest_leg(kinds):
+    best = 0
+    for i, k in enumerate(kinds):
+        if KIND_RANK[k] > KIND_RANK[kinds[best]]:
+            best = i
+    return best
+
+
+def seed003_mode_rw(mode):
+    """"rnd rd" -> randread, "seq rdwr" -> rw."""
+    pat, op = mode.split()
+    rw = SEED003_RW[op]
+    if pat == "rnd":
+        rw = "rand" + rw
+    return rw

@@ -1,0 +1,954 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The benchmark report: docs/benchmarks.md and its gnuplot PNGs, from a
+results dir (bench/run).  Tables follow the seeds' layouts where a seed
+has one (000/002: fio's READ lines; 001: per-configuration rows against a
+base; 003: the IO-controller matrix and its per-job table; 004: throughput
+per interval next to the disks' writes)."""
+
+import argparse
+import datetime
+import math
+import os
+import shutil
+import statistics
+import subprocess
+
+from . import plan, results
+
+READ_WORKLOADS = ("seqread-1job", "seqread-8job", "seqread-1280k", "randread-qd1",
+                  "randread-qd32", "randrw-70")
+PEERS = ("md", "mirror", "linear")
+PEER_LABEL = {"md": "md raid1", "mirror": "dm-mirror", "linear": "dm-linear (fastest leg)"}
+
+
+# ------------------------------------------------------------------ helpers
+def num(v, unit=""):
+    """A figure with three significant digits or so; "-" for None."""
+    if v is None:
+        return "-"
+    if isinstance(v, float) and (math.isnan(v) or math.isinf(v)):
+        return "-"
+    a = abs(v)
+    if a >= 100:
+        s = f"{v:.0f}"
+    elif a >= 10:
+        s = f"{v:.1f}"
+    else:
+        s = f"{v:.2f}"
+    return s + unit
+
+
+def ratio(v):
+    return "-" if v is None else f"{v:.2f}"
+
+
+def md_table(header, rows, align=None):
+    """A markdown table; align: string of 'l'/'r' per column."""
+    align = align or "l" + "r" * (len(header) - 1)
+    out = ["| " + " | ".join(header) + " |",
+           "|" + "|".join(":---" if a == "l" else "---:" for a in align) + "|"]
+    for r in rows:
+        out.append("| " + " | ".join(str(c) for c in r) + " |")
+    return out
+
+
+def unit_of(workload):
+    return "IOPS" if workload in plan.IOPS_WORKLOADS else "MiB/s"
+
+
+def config_label(c):
+    if c.startswith("rb:"):
+        return c[3:]
+    if c.startswith("leg:"):
+        return "leg " + c[4:] + " alone"
+    return PEER_LABEL.get(c, c)
+
+
+def order_configs(configs, policies):
+    """readbal policies in the module's order, then md, dm-mirror,
+    dm-linear; legs alone first."""
+    legs = sorted(c for c in configs if c.startswith("leg:"))
+    rb = [f"rb:{p}" for p in policies if f"rb:{p}" in configs]
+    rb += sorted(c for c in configs if c.startswith("rb:") and c not in rb)
+    peers = [p for p in PEERS if p in configs]
+    return legs + rb + peers
+
+
+# ------------------------------------------------------------------- matrix
+class Matrix:
+    """The profile x workload x configuration runs with their limits."""
+
+    def __init__(self, res):
+        self.res = res
+        self.policies = res.meta.get("policies") or []
+        self.runs = {}
+        self.profiles, self.workloads = [], []
+        for r in res.runs:
+            if r.get("section") != "matrix":
+                continue
+            c = r["config"]
+            # legs alone run in both phases: phase 2's (md's limit) as leg:N@2
+            if c.startswith("leg:") and r.get("phase") == 2:
+                c += "@2"
+            self.runs[(r["profile"], r["workload"], c)] = r
+            if r["profile"] not in self.profiles:
+                self.profiles.append(r["profile"])
+            if r["workload"] not in self.workloads:
+                self.workloads.append(r["workload"])
+        self.workloads.sort(key=lambda w: list(plan.WORKLOADS).index(w) if w in plan.WORKLOADS else 99)
+        self.limits = {}
+        for p in self.profiles:
+            for w in self.workloads:
+                for phase in (1, 2):
+                    legs = sorted((r for (pp, ww, c), r in self.runs.items()
+                                   if pp == p and ww == w and c.startswith("leg:") and r.get("phase") == phase),
+                                  key=lambda r: r["config"])
+                    self.limits[(p, w, phase)] = (results.limit(legs, legs[0]["io"], unit_of(w))
+                                                  if legs else None)
+
+    def get(self, p, w, c):
+        return self.runs.get((p, w, c))
+
+    def configs(self, p=None, w=None, legs=False):
+        cs = {c for (pp, ww, c) in self.runs if (p is None or pp == p) and (w is None or ww == w)}
+        cs = {c for c in cs if legs or not c.startswith("leg:")}
+        cs = {c for c in cs if not c.endswith("@2")}
+        return order_configs(cs, self.policies)
+
+    def limit(self, p, w, run):
+        return self.limits.get((p, w, run.get("phase", 1))) if run else None
+
+    def value(self, p, w, c):
+        r = self.get(p, w, c)
+        return results.value(r, unit_of(w)) if r else None
+
+    def share(self, p, w, c):
+        r = self.get(p, w, c)
+        v = self.value(p, w, c)
+        lim = self.limit(p, w, r)
+        if v is None or not lim:
+            return None
+        return v / lim
+
+    def mean_share(self, p, c, workloads=READ_WORKLOADS):
+        s = [self.share(p, w, c) for w in workloads if w in self.workloads]
+        s = [x for x in s if x is not None]
+        return (sum(s) / len(s), len(s)) if s else (None, 0)
+
+
+def kendall_tau(pairs):
+    """Kendall's tau-b of (x, y) pairs; None with fewer than 3 or no order."""
+    n = len(pairs)
+    if n < 3:
+        return None
+    conc = disc = tx = ty = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            dx = pairs[i][0] - pairs[j][0]
+            dy = pairs[i][1] - pairs[j][1]
+            if dx == 0 and dy == 0:
+                continue
+            if dx == 0:
+                tx += 1
+            elif dy == 0:
+                ty += 1
+            elif dx * dy > 0:
+                conc += 1
+            else:
+                disc += 1
+    den = math.sqrt((conc + disc + tx) * (conc + disc + ty))
+    return (conc - disc) / den if den else None
+
+
+def model_only(seek_args):
+    """The seek model's own figures for these parameters, from the host
+    build of tools/nbdkit-seek/test-seekmodel; {} if it is not built."""
+    exe = os.path.join(os.path.dirname(__file__), "..", "..", "tools", "nbdkit-seek", "test-seekmodel")
+    if not os.access(exe, os.X_OK):
+        return {}
+    p = subprocess.run([exe, "--model"] + seek_args.split(), capture_output=True, text=True)
+    out = {}
+    for line in p.stdout.splitlines():
+        k, _, v = line.partition(" ")
+        try:
+            out[k] = float(v)
+        except ValueError:
+            pass
+    return out
+
+
+# ------------------------------------------------------------------ report
+class Report:
+    def __init__(self, res, plots_dir, md_path):
+        self.res = res
+        self.m = Matrix(res)
+        self.plots_dir = plots_dir
+        self.md_path = md_path
+        self.rel = os.path.relpath(plots_dir, os.path.dirname(os.path.abspath(md_path)))
+        self.plots = []
+        self.lines = []
+
+    def out(self, *lines):
+        self.lines.extend(lines)
+
+    # --------------------------------------------------------------- header
+    def header(self):
+        meta, conf = self.res.meta, self.res.conf
+        host = meta.get("host") or conf.get("host") or {}
+        started = meta.get("started")
+        when = datetime.datetime.utcfromtimestamp(started).strftime("%Y-%m-%d %H:%M UTC") if started else "?"
+        self.out("# dm-readbal benchmarks", "",
+                 "Generated by `bench/report` from the results of "
+                 f"`{meta.get('command') or conf.get('command', 'bench/run')}` "
+                 f"(`make bench` runs `bench/run --full`), {when}. Do not edit: rerun.", "")
+        rows = [
+            ("host", f"{host.get('cpu', '?')}, {host.get('cpus', '?')} cores, Linux {host.get('kernel', '?')}; "
+                     f"load average {' '.join(host.get('load', []))} at the start (other QEMU guests share it)"),
+            ("guest", f"Debian kernel {meta.get('kernel', '?')} ({meta.get('kernel_version', '')}) under "
+                      f"{host.get('qemu', 'QEMU')}, TCG, {meta.get('guest_cpus', '?')} vCPUs "
+                      f"({meta.get('guest_cpu', '?')}), {int(meta.get('guest_mem_kb', 0)) // 1024} MiB"),
+            ("fio", meta.get("fio", "?")),
+            ("runs", f"{meta.get('runtime', '?')} s each, time-based; mode {meta.get('mode', '?')}; "
+                     f"guest ran {num(meta.get('guest_seconds'))} s; status: {meta.get('status', 'unfinished')}"),
+            ("policies", " ".join(meta.get("policies") or []) or "?"),
+            ("seek emulator", f"tools/nbdkit-seek with `{meta.get('seek_args') or 'defaults'}`"),
+        ]
+        self.out(*md_table(["", ""], rows, "ll"), "")
+        self.out(
+            "Absolute numbers on an emulated guest mean little: read the **share of the limit**. "
+            "The *physical limit* of an array is measured in the same fio process as the mirrors, "
+            "minutes apart at most: each leg runs the workload alone, one after the other, "
+            "reads add up (sum of the legs), "
+            "writes go to every leg (the slowest leg), a read-write mix gets the sum of the legs' "
+            "reads plus the slowest leg's writes (rbsim's definition). md raid1 cannot open legs that "
+            "dm holds, so it runs in a second phase with its own legs-alone runs and limit.",
+            "",
+            "*CPU %* is the guest's CPU busy over the job's window (/proc/stat, both vCPUs, sampled "
+            "every 100 ms); a `*` marks runs above 80%: CPU-bound, the guest rather than the disks "
+            "set the figure. The host is shared, so guest CPU time includes time the vCPU thread "
+            "waited for the host. *legs %* is each leg's share of the read sectors "
+            "(/sys/block/*/stat over the same window). Profiles and workloads carry rbsim's preset "
+            "names (docs/simulator.md); the CSV at the end has rbsim's `--csv` columns.", "")
+        if self.res.errors:
+            self.out("Problems during the run:", "")
+            for e in self.res.errors[:20]:
+                self.out(f"- {e.get('step')}: {str(e.get('error')).strip()[:300]}")
+            self.out("")
+
+    # ------------------------------------------------------------- headline
+    def headline(self):
+        m = self.m
+        if not m.profiles:
+            return
+        self.out("## Headline: share of the physical limit", "",
+                 "Mean over the read workloads run (" +
+                 ", ".join(w for w in READ_WORKLOADS if w in m.workloads) +
+                 ") of each configuration's share of its array's limit. 1.00 means the mirror "
+                 "reads as fast as all its legs together; a single leg of an n-leg array of equals "
+                 "is 1/n. The first rows are readbal's policies (`md` is readbal's md policy), "
+                 "then the peers: md raid1, dm-mirror, dm-linear on the fastest leg.", "")
+        header = ["policy"] + m.profiles
+        rows = []
+        for c in m.configs():
+            row = [config_label(c)]
+            for p in m.profiles:
+                v, _ = m.mean_share(p, c)
+                row.append(ratio(v))
+            rows.append(row)
+        self.out(*md_table(header, rows), "")
+        best = []
+        for p in m.profiles:
+            rb = [(m.mean_share(p, c)[0], c) for c in m.configs(p=p) if c.startswith("rb:")]
+            rb = [x for x in rb if x[0] is not None]
+            if rb:
+                v, c = max(rb)
+                md_v = m.mean_share(p, "md")[0]
+                best.append(f"{p}: {config_label(c)} {ratio(v)}"
+                            + (f" (md raid1 {ratio(md_v)})" if md_v is not None else ""))
+        if best:
+            self.out("Best readbal policy per profile: " + "; ".join(best) + ".", "")
+        self.plot_headline()
+        if "seqread-1job" in m.workloads:
+            self.out("One buffered sequential reader (seeds 000/002), share of the limit:", "")
+            rows = [[config_label(c)] + [ratio(m.share(p, "seqread-1job", c)) for p in m.profiles]
+                    for c in m.configs(w="seqread-1job")]
+            self.out(*md_table(header, rows), "")
+
+    # ---------------------------------------------------------- calibration
+    def calibration(self):
+        runs = [r for r in self.res.runs if r.get("section") == "calibration"]
+        if not runs:
+            return
+        by = {(r["kind"], r["test"]): r for r in runs}
+        cal = self.res.calibration.get("disks", {})
+        conf_of = {v.get("kind"): v for v in cal.values()}
+        self.out("## Calibration: the emulated disks alone", "",
+                 "Each disk kind of `tests/lib/disks.sh` and the seek emulator, alone, direct I/O. "
+                 "`nbd path` is nbdkit's memory plugin without the seek filter: what the nbd round "
+                 "trip itself costs in this guest.", "")
+        rows = []
+        for kind in ("hdd", "ssd", "nvme", "remote", "ram", "hdd-seek", "nbd-path"):
+            r1 = by.get((kind, "rand4k-qd1"))
+            if not r1:
+                continue
+            c = conf_of.get(kind, {})
+            if "mbps" in c:
+                cfg = (f"{c['mbps']} MB/s, {int(c.get('completion_nsec', 0)) // 1000} us, "
+                       f"QD {c.get('hw_queue_depth')}, rot {c.get('rotational')}")
+            elif kind == "hdd-seek":
+                cfg = f"7200 rpm, {self.res.meta.get('seek_args') or 'defaults'}"
+            else:
+                cfg = "nbdkit memory"
+            s64 = by.get((kind, "seq64k-qd1"))
+            q32 = by.get((kind, "rand4k-qd32"))
+            cpu = max((x.get("cpu_busy_pct") or 0) for x in (r1, s64, q32) if x)
+            rows.append([kind, cfg, num(results.value(r1, "IOPS")),
+                         num(r1.get("m", {}).get("p50_us")),
+                         num(results.value(s64, "MiB/s")) if s64 else "-",
+                         num(results.value(q32, "IOPS")) if q32 else "-",
+                         num(cpu) + ("*" if cpu > results.CPU_BOUND_PCT else "")])
+        self.out(*md_table(["kind", "configured", "4K QD1 IOPS", "p50 us", "64K seq QD1 MiB/s",
+                            "4K QD32 IOPS", "CPU %"], rows), "")
+        self.seek_calibration(by)
+
+    def seek_calibration(self, by):
+        """The issue's targets for the seek emulator, measured and model-only."""
+        r1 = by.get(("hdd-seek", "rand4k-qd1"))
+        if not r1:
+            return
+        args = dict(a.split("=", 1) for a in (self.res.meta.get("seek_args") or "").split() if "=" in a)
+        outer = float(args.get("seek-outer", 25))
+        inner = float(args.get("seek-inner", 12.5))
+        cap_mib = 256.0
+
+        def media(lo, hi):   # mean media rate over [lo, hi) MiB: linear zones
+            mid = (lo + hi) / 2
+            return outer - (outer - inner) * mid / cap_mib
+
+        iops = results.value(r1, "IOPS")
+        model = model_only(self.res.meta.get("seek_args") or "")
+
+        def path_of(test, unit):
+            r = by.get(("nbd-path", test))
+            return results.value(r, unit) if r else None
+
+        def verdict(ok, got, path):
+            if ok:
+                return "PASS"
+            if got is not None and path and got >= 0.8 * path:
+                return "FAIL: bound by the nbd path"
+            return "FAIL"
+
+        rows = []
+        path_iops = path_of("rand4k-qd1", "IOPS")
+        ok = iops is not None and 75 <= iops <= 150
+        rows.append(["4 KiB random read QD1", "75-150 IOPS", num(iops) + " IOPS", num(path_iops) + " IOPS",
+                     num(model.get("rand4k_qd1_iops")) + " IOPS",
+                     "PASS" if ok else "FAIL" + (" (the nbd path adds %s us a request)" %
+                                                 num(1e6 / path_iops) if path_iops else "")])
+        for test, lo, key in (("seq64k-qd1", 0.0, "outer"), ("seq64k-qd1-inner", 224.0, "inner")):
+            r = by.get(("hdd-seek", test))
+            if not r or not r.get("m"):
+                continue
+            got = r["m"]["mib_s"]
+            # fio wraps within [lo, 256) or reads [0, got x runtime)
+            span = min(cap_mib - lo, max(1.0, got * r["m"]["runtime_ms"] / 1000.0))
+            want = media(lo, lo + span)
+            ok = abs(got / want - 1) <= 0.10
+            mo = model.get(f"seq64k_{key}_mibps")
+            mw = model.get(f"seq64k_{key}_media_mibps")
+            path = path_of("seq64k-qd1", "MiB/s")
+            rows.append([f"64 KiB sequential QD1 from {lo:.0f} MiB", f"{want:.1f} MiB/s +-10%",
+                         f"{got:.1f} MiB/s ({got / want:.2f})", f"{num(path)} MiB/s",
+                         f"{num(mo)} MiB/s ({ratio(mo / mw if mo and mw else None)})",
+                         verdict(ok, got, path)])
+        self.out("Seek emulator targets (issue 6):", "")
+        self.out(*md_table(["test", "target", "measured in the guest", "nbd path alone", "model alone", ""],
+                           rows, "llrrrl"),
+                 "", "*nbd path alone*: the same test on nbdkit's memory plugin without the filter, in the "
+                 "same run: the transport's own ceiling. *Model alone*: `tools/nbdkit-seek/test-seekmodel "
+                 "--model` with the same parameters and no client: what the filter charges per request. "
+                 "The guest adds the nbd round trip to the model's time, and that round trip grows with "
+                 "the host's load.", "")
+        st = [s["stats"] for s in self.res.seekstats if s.get("disk", "").startswith("cal")]
+        if st:
+            s = st[0]
+            n = sum(int(s.get(k, 0)) for k in ("hit", "stream", "miss", "write"))
+            busy = float(s.get("busy_ms", 0))
+            self.out(f"The filter's own accounting over the calibration runs: {n} requests "
+                     f"({s.get('miss')} misses, {s.get('stream')} streamed, {s.get('hit')} read-ahead hits), "
+                     f"head busy {busy / 1000:.1f} s, of which seeking {float(s.get('seek_ms', 0)) / 1000:.1f} s "
+                     f"and rotation {float(s.get('rotation_ms', 0)) / 1000:.1f} s."
+                     , "")
+
+    # ------------------------------------------------------------ workloads
+    def workloads(self):
+        m = self.m
+        for w in m.workloads:
+            fname, label, seed = plan.WORKLOADS.get(w, ("?", w, "-"))
+            unit = unit_of(w)
+            self.out(f"## {w}: {label}", "",
+                     f"Job file `fio/{fname}`" + (f", seed {seed}" if seed != "-" else "") +
+                     f". {unit}; each cell: figure (share of the limit).", "")
+            header = ["configuration"] + m.profiles
+            rows = []
+            lim_row = ["**limit**"]
+            for p in m.profiles:
+                one = m.get(p, w, "leg:0")
+                lim_row.append(num(m.limit(p, w, one)) if one else "-")
+            rows.append(lim_row)
+            for c in m.configs(w=w):
+                row = [config_label(c)]
+                for p in m.profiles:
+                    r = m.get(p, w, c)
+                    if not r:
+                        row.append("")
+                        continue
+                    v, s = m.value(p, w, c), m.share(p, w, c)
+                    cell = "n/a" if v is None else f"{num(v)} ({ratio(s)})"
+                    if r.get("cpu_bound"):
+                        cell += "*"
+                    row.append(cell)
+                rows.append(row)
+            self.out(*md_table(header, rows), "")
+            self.plot_workload(w)
+            self.out("<details><summary>Per profile: latency, leg shares, CPU</summary>", "")
+            for p in m.profiles:
+                if not m.get(p, w, "leg:0"):
+                    continue
+                kinds = plan.profile_kinds(p) if p in plan.PROFILES or "+" in p else []
+                self.out(f"**{p}** ({' + '.join(kinds)}); limit {num(m.limits.get((p, w, 1)))} {unit}"
+                         f" (md's phase: {num(m.limits.get((p, w, 2)))})", "")
+                rows = []
+                for c in m.configs(p=p, w=w, legs=True):
+                    r = m.get(p, w, c)
+                    if not r:
+                        continue
+                    mm = r.get("m") or {}
+                    share = r.get("leg_share")
+                    rows.append([config_label(c), num(m.value(p, w, c)), num(mm.get("p50_us")),
+                                 num(mm.get("p99_us")),
+                                 "/".join(f"{x:.0f}" for x in share) if share and not c.startswith("leg:")
+                                 else "-",
+                                 "" if c.startswith("leg:") else ratio(m.share(p, w, c)),
+                                 num(r.get("cpu_busy_pct")) + ("*" if r.get("cpu_bound") else ""),
+                                 r.get("problem", "")])
+                self.out(*md_table(["configuration", unit, "p50 us", "p99 us", "legs %", "share",
+                                    "CPU %", "note"], rows, "lrrrrrrl"), "")
+            self.out("</details>", "")
+            if w == "seqread-1job" or w == "seqread-8job":
+                self.seed000_layout(w)
+        self.seed001_layout()
+
+    def seed000_layout(self, w):
+        """Seeds 000/002 print fio's READ summary line per policy and array."""
+        m = self.m
+        arrays = [p for p in ("3hdd", "2hdd+ssd") if m.get(p, w, "leg:0")]
+        arrays = arrays or [p for p in m.profiles if m.get(p, w, "leg:0")]
+        if not arrays:
+            return
+        self.out("In the seed's layout (fio's READ line; io and run of the measured window):", "", "```")
+        for p in arrays:
+            kinds = plan.profile_kinds(p)
+            self.out(f"- {p}: {' + '.join(kinds)}")
+            for c in m.configs(p=p, w=w):
+                r = m.get(p, w, c)
+                mm = (r or {}).get("m")
+                if not mm:
+                    continue
+                rd = mm["read"]
+                bw = rd["bw_kib"] / 1024
+                self.out(f"* {config_label(c)}{' policy' if c.startswith('rb:') else ''}",
+                         f"READ: bw={bw:.1f}MiB/s ({bw * 1.048576:.1f}MB/s), "
+                         f"io={rd['io_bytes'] / 1048576:.1f}MiB, run={mm['runtime_ms']}msec")
+        self.out("```", "")
+
+    def seed001_layout(self):
+        """Seed 001 compares two kernels per filesystem, read and write rows;
+        here each configuration against md raid1 on the same array."""
+        m = self.m
+        ws = [w for w in ("seqread-1280k", "seqwrite-1280k") if w in m.workloads]
+        if len(ws) < 1:
+            return
+        self.out("### Seed 001 layout: 1280 KiB bios, each configuration against md raid1", "", "```")
+        for p in m.profiles:
+            if not any(m.get(p, w, "md") for w in ws):
+                continue
+            self.out(f"{p}: {' + '.join(plan.profile_kinds(p))}",
+                     f"{'':30s} {'md raid1':>10s} {'this':>10s}", f"{'':30s} {'(MB/s)':>10s} {'(MB/s)':>10s}")
+            for c in m.configs(p=p):
+                if c == "md":
+                    continue
+                for w in ws:
+                    v, base = m.value(p, w, c), m.value(p, w, "md")
+                    if v is None or base is None:
+                        continue
+                    d = 100.0 * (v - base) / base if base else 0.0
+                    name = f"{config_label(c)} {'read' if 'read' in w else 'write'}:"
+                    self.out(f"{name:30s} {base * 1.048576:10.2f} {v * 1.048576:10.2f} {d:+.2f}%")
+            self.out("")
+        self.out("```", "")
+
+    # ------------------------------------------------------------------ CPU
+    def cpu(self):
+        runs = [r for r in self.res.runs if r.get("section") == "cpu" and r.get("m")]
+        if not runs:
+            return
+        by = {}
+        for r in runs:
+            by.setdefault(r["config"], []).append(r)
+        med = {c: statistics.median(results.value(r, "IOPS") or 0 for r in rs) for c, rs in by.items()}
+        lin = med.get("linear")
+        leg = med.get("leg:0")
+        self.out("## CPU overhead: 4 KiB random read QD32 on two ram legs", "",
+                 f"{max(len(v) for v in by.values())} interleaved round(s) of every configuration "
+                 "(median IOPS). ram null_blk completes inline: the guest CPU is the only limit, so the "
+                 "IOPS ratio is the cost of each layer. *CPU us per I/O* is guest CPU busy time over "
+                 "the window divided by fio's I/Os (both vCPUs, so it includes fio itself). Issue 3's "
+                 "aim: readbal at least 0.95 of dm-linear.", "")
+        rows = []
+        for c in order_configs(set(by), self.m.policies or self.res.meta.get("policies") or []):
+            rs = by[c]
+            cpu_io = statistics.median(r.get("cpu_us_per_io") or 0 for r in rs)
+            busy = statistics.median(r.get("cpu_busy_pct") or 0 for r in rs)
+            v = med[c]
+            rows.append([config_label(c), num(v), ratio(v / lin) if lin else "-",
+                         ratio(v / leg) if leg else "-", num(cpu_io), num(busy) + ("*" if busy > 80 else "")])
+        self.out(*md_table(["configuration", "IOPS", "vs dm-linear", "vs leg alone", "CPU us per I/O",
+                            "CPU %"], rows), "")
+        rb = [(c, med[c]) for c in by if c.startswith("rb:")]
+        if rb and lin:
+            best = max(rb, key=lambda x: x[1])
+            worst = min(rb, key=lambda x: x[1])
+            verdict = "meets" if worst[1] / lin >= 0.95 else ("partly meets" if best[1] / lin >= 0.95
+                                                             else "does not meet")
+            self.out(f"readbal/dm-linear: {worst[1] / lin:.2f} ({config_label(worst[0])}) to "
+                     f"{best[1] / lin:.2f} ({config_label(best[0])}): {verdict} the 0.95 aim in this run.",
+                     "")
+
+    # ------------------------------------------------------------- seed 003
+    def seed003(self):
+        runs = [r for r in self.res.runs if r.get("section") == "seed003"]
+        if not runs:
+            return
+        groups = {}
+        for r in runs:
+            groups.setdefault((r["variant"], r["config"]), {}).setdefault((r["mode"], r["jobs"]), []).append(r)
+        cols = list(groups)
+        self.out("## Seed 003: per-group I/O control through the mirror", "",
+                 "Each job in its own cgroup v2 group (`fio/iocontrol.fio`), 256 KiB direct I/O at QD8 on "
+                 f"{len(runs[0].get('legs') or [])} legs. *max*: io.max on the mirror "
+                 "device, group k limited to (k+1) x base (the limits sum to 80% of 60 MiB/s for reads, "
+                 "20 MiB/s otherwise; rbps and wbps each, so read-write jobs are checked per direction). *weight*: io.cost enabled on every leg, group k at io.weight "
+                 "100 (k+1): the mirror is bio-based, so weights can only act on its legs, on the "
+                 "clones readbal or md issues. Throughput in MB/s as the seed.", "")
+        modes = []
+        for g in groups.values():
+            for k in g:
+                if k not in modes:
+                    modes.append(k)
+        hdr = ["Mode", "RdWr", "N"] + [f"{c} {v}" for v, c in cols]
+        rows = []
+        for mode, nj in modes:
+            row = mode.split() + [str(nj)]
+            for col in cols:
+                rs = groups[col].get((mode, nj), [])
+                tot = sum(results.value(r, "MiB/s") or 0 for r in rs) * 1.048576
+                row.append(f"{tot:.1f}" if rs else "")
+            rows.append(row)
+        self.out("```")
+        widths = [max(len(str(x)) for x in col) for col in zip(hdr, *rows)]
+        rule = " ".join("-" * w for w in widths)
+        self.out(rule, " ".join(h.ljust(w) if i < 2 else h.rjust(w) for i, (h, w) in enumerate(zip(hdr, widths))),
+                 rule)
+        for row in rows:
+            self.out(" ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))))
+        self.out("```", "")
+        maxn = max(nj for _, nj in modes)
+        self.out("Per job (the seed's second table), MB/s; then how well each group got its due:", "", "```")
+        hdr2 = ["Test", "Mode", "RdWr", "N"] + [f"test{i}" for i in range(maxn)]
+        lines = []
+        verdicts = []
+        for col in cols:
+            variant, config = col
+            for mode, nj in modes:
+                rs = sorted(groups[col].get((mode, nj), []), key=lambda r: r.get("member", 0))
+                if not rs:
+                    continue
+                vals = [(results.value(r, "MiB/s") or 0) * 1.048576 for r in rs]
+                lines.append([f"{config},{variant}"] + mode.split() + [str(nj)] + [f"{v:.1f}" for v in vals])
+                verdicts.append((col, mode, nj, rs, vals))
+            lines.append(None)
+        widths = [max(len(str(x)) for x in c) for c in zip(hdr2, *[ln + [""] * (len(hdr2) - len(ln))
+                                                                    for ln in lines if ln])]
+        rule = " ".join("-" * w for w in widths)
+        self.out(rule, " ".join(h.ljust(w) if i < 3 else h.rjust(w) for i, (h, w) in enumerate(zip(hdr2, widths))),
+                 rule)
+        for ln in lines:
+            if ln is None:
+                self.out("")
+                continue
+            self.out(" ".join(c.ljust(w) if i < 3 else c.rjust(w) for i, (c, w) in enumerate(zip(ln, widths))))
+        self.out("```", "")
+        rows = []
+        for (variant, config), mode, nj, rs, vals in verdicts:
+            if variant == "max":
+                # io.max caps reads (rbps) and writes (wbps) apart: a
+                # read-write job may move up to twice its limit in all
+                used = []
+                for r in rs:
+                    lim = r.get("limit") or 0
+                    mm = r.get("m") or {}
+                    if lim and mm:
+                        used.append(max(mm["read"]["bw_kib"], mm["write"]["bw_kib"]) * 1024 / lim)
+                within = bool(used) and all(u <= 1.10 for u in used)
+                rows.append([f"{config},{variant}", mode, str(nj),
+                             "yes" if within else "NO",
+                             f"{min(used):.2f}-{max(used):.2f}" if used else "-", ""])
+            else:
+                ordered = all(vals[i] <= vals[i + 1] * 1.05 for i in range(len(vals) - 1))
+                spread = vals[-1] / vals[0] if vals and vals[0] else None
+                rows.append([f"{config},{variant}", mode, str(nj), "", "",
+                             ("ordered" if ordered else "not ordered") + f", last/first {ratio(spread)} "
+                             f"(weights {nj}:1)"])
+        self.out(*md_table(["Test", "Mode", "N", "max: every group within its limit", "max: got/limit",
+                            "weight: throughput by weight"], rows, "llrlll"), "")
+
+    # ------------------------------------------------------------- seed 004
+    def seed004(self):
+        runs = [r for r in self.res.runs if r.get("section") == "seed004"]
+        if not runs:
+            return
+        r = runs[0]
+        self.out(f"## Seed 004: a long random write on {r.get('profile')}", "",
+                 f"`fio/longwrite.fio` on readbal ({config_label(r.get('config', ''))}), 4 KiB random writes "
+                 "at QD16; the guest sampled each leg's /sys/block/*/stat while fio logged its "
+                 "bandwidth every second.", "")
+        if r.get("problem") and not r.get("m"):
+            self.out(f"Not measured: {r['problem']}", "")
+            return
+        series = self.seed004_series(r)
+        n = len(r.get("legs") or [])
+        top_w = r.get("run_top_w_sectors") or r.get("top_w_sectors")
+        legs_w = r.get("run_legs_w_sectors") or r.get("legs_w_sectors")
+        amp = legs_w / top_w if top_w else None
+        app = [a for _, a, _ in series]
+        third = max(1, len(app) // 3)
+        first, last = (statistics.mean(app[:third]), statistics.mean(app[-third:])) if app else (None, None)
+        self.out(f"Write amplification (the legs' written sectors / the mirror's): **{ratio(amp)}** "
+                 f"for {n} legs ({'exactly #legs' if amp is not None and abs(amp - n) < 0.005 else 'NOT #legs'}). "
+                 f"Throughput: first third {num(first)} MB/s, last third {num(last)} MB/s "
+                 f"(ratio {ratio(last / first if first else None)}; "
+                 f"{'no degradation' if first and last / first >= 0.9 else 'DEGRADED'}).", "")
+        if series:
+            step = max(1, math.ceil(len(series) / 20))
+            self.out(f"Per interval ({'every second' if step == 1 else f'every {step}th second; all in the plot'}):",
+                     "", "```", f"{'t (s)':>6s} {'fio MB/s':>9s} " +
+                     " ".join(f"{k + ' MB/s':>12s}" for k in r["legs"]) + f" {'legs/fio':>9s}")
+            for t, a, legs in series[step - 1::step]:
+                tot = sum(legs)
+                self.out(f"{t:6.0f} {a:9.2f} " + " ".join(f"{x:12.2f}" for x in legs)
+                         + f" {tot / a if a else 0:9.2f}")
+            self.out("```", "")
+            self.plot_longwrite(r, series)
+
+    def seed004_series(self, r):
+        """[(t_s, app MB/s, [leg MB/s...])] per second of the run, from
+        fio's log and the sampler."""
+        logs = r.get("bw_series") or []
+        if not logs or not self.res.samples:
+            return []
+        pts = sorted(t for t, _, _ in logs[0])
+        if not pts:
+            return []
+        t0 = pts[0] - 1000
+        app = {t: kib for t, kib, _ in logs[0]}
+        samples = self.res.samples
+        out = []
+        prev_t = t0
+        for t in pts:
+            d = None
+            try:
+                d = results.window_delta(samples, prev_t * 1_000_000, t * 1_000_000, interpolate=True)
+            except ValueError:
+                pass
+            secs = (t - prev_t) / 1000
+            legs = [d["dev"].get(k, {}).get("w_sectors", 0) * 512 / 1e6 / secs if d else 0 for k in r["legs"]]
+            out.append(((t - t0) / 1000, app[t] * 1.024 / 1000, legs))
+            prev_t = t
+        return out
+
+    # ---------------------------------------------------------------- csv
+    def csv(self):
+        m = self.m
+        if not m.profiles:
+            return
+        self.out("## For comparison with rbsim", "",
+                 "`tools/sim/rbsim --profile P --workload W --policy all --csv` prints the same columns "
+                 "(scale `guest` there; `guest-bench` here). Bench differences: pid depends on the "
+                 "guest's real pids, `device` prefers the fastest leg, seqread-1280k runs 4 jobs at "
+                 "QD4 (rbsim: QD64), the hdd legs of `hdd-seek` profiles are the nbdkit emulator with "
+                 "the guest's nbd round trip on top.", "",
+                 "<details><summary>CSV</summary>", "", "```")
+        nmax = max(len(plan.profile_kinds(p)) for p in m.profiles)
+        self.out("profile,scale,workload,policy,mibps,iops,p50_us,p99_us,of_limit," +
+                 ",".join(f"share{i}" for i in range(nmax)))
+        for p in m.profiles:
+            for w in m.workloads:
+                for c in m.configs(p=p, w=w):
+                    r = m.get(p, w, c)
+                    mm = (r or {}).get("m")
+                    if not mm:
+                        continue
+                    sh = r.get("leg_share") or []
+                    s = m.share(p, w, c)
+                    self.out(f"{p},guest-bench,{w},{c[3:] if c.startswith('rb:') else c},"
+                             f"{mm['mib_s']:.2f},{mm['iops']:.1f},{mm['p50_us'] or 0:.1f},{mm['p99_us'] or 0:.1f},"
+                             f"{s if s is not None else float('nan'):.3f}," + ",".join(f"{x:.1f}" for x in sh))
+        self.out("```", "", "</details>", "")
+
+    # --------------------------------------------------------------- plots
+    def _gnuplot(self, name, script):
+        if not shutil.which("gnuplot"):
+            return None
+        os.makedirs(self.plots_dir, exist_ok=True)
+        png = os.path.join(self.plots_dir, name + ".png")
+        p = subprocess.run(["gnuplot"], input=f"set terminal pngcairo size 1400,560 font 'sans,10'\n"
+                                               f"set output '{png}'\n" + script,
+                           capture_output=True, text=True)
+        if p.returncode or not os.path.exists(png):
+            self.out(f"(plot {name} failed: {p.stderr.strip()[:200]})", "")
+            return None
+        self.plots.append(png)
+        self.out(f"![{name}]({self.rel}/{name}.png)", "")
+        return png
+
+    @staticmethod
+    def _datablock(name, header, rows):
+        out = [f"${name} << EOD", " ".join(f'"{h}"' for h in header)]
+        for r in rows:
+            out.append(" ".join(f'"{c}"' if isinstance(c, str) else ("NaN" if c is None else f"{c:.6g}")
+                                for c in r))
+        out.append("EOD")
+        return "\n".join(out) + "\n"
+
+    def _bars(self, name, title, ylabel, configs, profiles, val, log=False):
+        rows = [[p] + [val(p, c) for c in configs] for p in profiles]
+        data = self._datablock("d", ["profile"] + [config_label(c) for c in configs], rows)
+        plots = ", ".join(f"$d using {i + 2}:xtic(1) title columnhead({i + 2})" for i in range(len(configs)))
+        script = data + (
+            f"set title '{title}'\nset ylabel '{ylabel}'\nset style data histograms\n"
+            "set style histogram clustered gap 1\nset style fill solid 0.85 border -1\n"
+            "set boxwidth 0.9\nset key outside right top vertical\nset grid ytics\n"
+            "set datafile missing 'NaN'\n" + ("set logscale y\n" if log else "set yrange [0:*]\n") +
+            f"plot {plots}\n")
+        return self._gnuplot(name, script)
+
+    def plot_headline(self):
+        m = self.m
+        configs = m.configs()
+        self._bars("share-of-limit", "Mean share of the physical limit over the read workloads",
+                   "share of the limit", configs, m.profiles, lambda p, c: m.mean_share(p, c)[0])
+
+    def plot_workload(self, w):
+        m = self.m
+        configs = m.configs(w=w)
+        self._bars(f"bw-{w}", f"{w}: {plan.WORKLOADS.get(w, ('', w))[1]} (log scale)", unit_of(w),
+                   configs, m.profiles, lambda p, c: m.value(p, w, c), log=True)
+
+    def plot_longwrite(self, r, series):
+        legs = r["legs"]
+        rows = [[t, a] + l_ + [sum(l_)] for t, a, l_ in series]
+        data = self._datablock("d", ["t", "fio (application)"] + [f"leg {k}" for k in legs] + ["legs total"], rows)
+        plots = ", ".join(f"$d using 1:{i + 2} with linespoints title columnhead({i + 2})"
+                          for i in range(len(legs) + 2))
+        self._gnuplot("longwrite", data + (
+            "set title 'Seed 004: long random write, application vs each leg (MB/s)'\n"
+            "set xlabel 'seconds'\nset ylabel 'MB/s written'\nset grid\nset key outside right top\n"
+            f"set yrange [0:*]\nplot {plots}\n"))
+
+    # --------------------------------------------------------------- rbsim
+    def rbsim(self):
+        """The simulator's view of the same profiles and workloads, if it is
+        built: shares of the limit side by side, and whether the two rank
+        the policies alike (Kendall's tau over the policies both ran)."""
+        m = self.m
+        exe = os.path.join(os.path.dirname(__file__), "..", "..", "tools", "sim", "rbsim")
+        if not m.profiles or not os.access(exe, os.X_OK):
+            return
+        args = [exe, "--policy", "all", "--csv", "--seconds", "3", "--seed", "1"]
+        for p in m.profiles:
+            args += ["--profile", p]
+        for w in m.workloads:
+            args += ["--workload", w]
+        p = subprocess.run(args, capture_output=True, text=True)
+        sim = {}
+        for line in p.stdout.splitlines():
+            f = line.split(",")
+            if len(f) < 9 or f[0] == "profile":
+                continue
+            try:
+                sim[(f[0], f[2], "rb:" + f[3])] = float(f[8])
+            except ValueError:
+                continue
+        if not sim:
+            self.out("## Side by side with rbsim", "", f"rbsim gave no rows: {p.stderr.strip()[:300]}", "")
+            return
+        self.out("## Side by side with rbsim", "",
+                 "`tools/sim/rbsim --csv --seconds 3 --seed 1` on the same presets: each cell is the "
+                 "share of the limit measured here / simulated. *tau* is Kendall's rank correlation of "
+                 "the policies' shares (1: same order, -1: reversed). rbsim has no guest CPU ceiling and "
+                 "its hdd-seek uses 15 ms full-stroke seeks (here 10 ms, plus the nbd round trip); its "
+                 "seqread-1280k runs at QD64 (here QD4).", "")
+        agree = []
+        for w in m.workloads:
+            rows = []
+            for c in m.configs(w=w):
+                if not c.startswith("rb:"):
+                    continue
+                row = [config_label(c)]
+                for p in m.profiles:
+                    b, sv = m.share(p, w, c), sim.get((p, w, c))
+                    row.append("" if b is None and sv is None else f"{ratio(b)} / {ratio(sv)}")
+                rows.append(row)
+            taus = []
+            for p in m.profiles:
+                pairs = [(m.share(p, w, c), sim.get((p, w, c))) for c in m.configs(p=p, w=w)
+                         if c.startswith("rb:")]
+                pairs = [x for x in pairs if x[0] is not None and x[1] is not None]
+                t = kendall_tau(pairs)
+                taus.append(ratio(t))
+                if t is not None:
+                    agree.append(t)
+            rows.append(["*tau*"] + taus)
+            self.out(f"**{w}**", "", *md_table(["policy"] + m.profiles, rows), "")
+        if agree:
+            self.out(f"Mean tau over {len(agree)} profile x workload pairs: {statistics.mean(agree):.2f}.", "")
+
+    # -------------------------------------------------------------- how to
+    def howto(self):
+        self.out("## How it runs", "",
+                 "- `make bench` = `bench/run --full` (under 40 minutes): boots the test guest once "
+                 "(`tests/vm/run`), runs `bench/guest/driver.py` there and writes this file and "
+                 "`docs/plots/`. `make bench-quick` = `bench/run --quick` (under 5 minutes, two "
+                 "profiles, the report in the results dir); `bench/run --smoke` is make check's lane; "
+                 "`bench/run --calibrate` measures the disks alone; `bench/run --report-only DIR "
+                 "[--docs]` redoes a report.",
+                 "- Each job file of `fio/` runs on its own too: `fio fio/seqread-64k.fio "
+                 "--filename=/dev/mapper/NAME`. The benchmark runs the same files, with its run time, "
+                 "a bandwidth log and `thread` added.",
+                 "- Disks: `tests/lib/disks.sh` (null_blk: hdd 25 MB/s 2 ms QD4 rotational, ssd 75 MB/s "
+                 "200 us, nvme 120 MB/s 50 us, remote 40 MB/s 5 ms, ram uncapped), 256 MiB each; "
+                 "`hdd-seek` is `tools/nbdkit-seek` (nbdkit memory plugin behind the seek filter, "
+                 "served to the guest's nbd over a unix socket).",
+                 "- Per array: one readbal device per policy of the module (`list_policies`), all on "
+                 "the same legs (dm lets its devices share legs), `device` preferring the fastest leg; "
+                 "dm-mirror (`mirror core 2 1024 nosync`, reads from its first leg); dm-linear on the "
+                 "fastest leg; then md raid1 (`mdadm --create --assume-clean --bitmap=none`). Writes do "
+                 "not depend on the read policy: write-only workloads run one readbal device.",
+                 "- One fio process per phase of an array, jobs as threads one after the other (an exec "
+                 "costs seconds under TCG); a sampler thread reads /proc/stat and the disks' stat files "
+                 "every 100 ms and fio's bandwidth logs place each job in time.", "")
+        self.out("## Caveats", "",
+                 "- The guest runs under TCG on a 2-core host that other QEMU guests share: absolute "
+                 "numbers move by factors between runs, shares within a phase much less. Runs are "
+                 "short (seconds): small differences are noise.",
+                 "- `pid` routes by thread id: which leg a job gets is luck, as in btrfs.",
+                 "- The nbd round trip of the guest is part of every `hdd-seek` request (see "
+                 "Calibration); `hdd-seek` arrays are slower than the model alone.",
+                 "- md raid1 runs minutes after the others, against its own legs-alone limit.", "")
+
+    # ---------------------------------------------------------------- main
+    def build(self):
+        self.header()
+        self.headline()
+        self.calibration()
+        self.workloads()
+        self.cpu()
+        self.seed004()
+        self.seed003()
+        self.csv()
+        self.rbsim()
+        self.howto()
+        return "\n".join(self.lines).rstrip() + "\n"
+
+
+# ------------------------------------------------------------------ checks
+def checks(res, rep):
+    """make check's smoke verdicts: one PASS/FAIL line each."""
+    out = []
+
+    def verdict(name, ok, why=""):
+        out.append(f"{'PASS' if ok else 'FAIL'} bench-smoke:{name}" + ("" if ok else f" ({why})"))
+
+    m = rep.m
+    verdict("guest-finished", res.meta.get("status") == "complete", res.meta.get("status", "no meta.json"))
+    wanted = res.conf.get("workloads") or plan.MODES.get(res.conf.get("mode", ""), {}).get("workloads", [])
+    for w in wanted:
+        rs = [r for r in res.runs if r.get("section") == "matrix" and r.get("workload") == w]
+        bad = [f"{r['config']}: {r['problem']}" for r in rs if r.get("problem")]
+        zero = [r["config"] for r in rs if not bad and (results.value(r, unit_of(w)) or 0) <= 0]
+        peers = {r["config"] for r in rs}
+        missing = [c for c in ("md", "mirror", "linear", "leg:0") if c not in peers]
+        nolimit = [p for p in m.profiles if m.limits.get((p, w, 1)) is None]
+        ok = rs and not bad and not zero and not missing and not nolimit and any(
+            c.startswith("rb:") for c in peers)
+        verdict(w, ok, "; ".join(bad[:3] + [f"zero: {zero}"] * bool(zero) + [f"missing {missing}"] * bool(missing)
+                                 + [f"no limit on {nolimit}"] * bool(nolimit)) or "no runs")
+    s4 = [r for r in res.runs if r.get("section") == "seed004"]
+    if s4:
+        r = s4[0]
+        n = len(r.get("legs") or [])
+        top_w = r.get("run_top_w_sectors") or r.get("top_w_sectors")
+        legs_w = r.get("run_legs_w_sectors") or r.get("legs_w_sectors") or 0
+        amp = legs_w / top_w if top_w else None
+        verdict("write-amplification", amp is not None and abs(amp - n) < 0.005,
+                f"legs wrote {ratio(amp)}x the mirror, want {n}")
+    seek = [s for s in res.seekstats if int(s["stats"].get("miss", 0)) > 0]
+    verdict("seek-emulator", bool(seek), "no seek filter statistics")
+    verdict("report", os.path.exists(rep.md_path) and bool(rep.plots) and all(
+        os.path.getsize(p) > 1000 for p in rep.plots), "markdown or plots missing")
+    return out
+
+
+KEEP_MARKER = ("<!-- End of the generated report (bench/report). Sections below this line are "
+               "written by hand and kept when the report is regenerated. -->")
+
+
+def kept_tail(path):
+    """What follows KEEP_MARKER in the report being replaced: other issues'
+    hand-written sections (e.g. issue 3's overhead table) survive a rerun."""
+    try:
+        with open(path) as f:
+            old = f.read()
+    except OSError:
+        return ""
+    i = old.find(KEEP_MARKER)
+    return old[i + len(KEEP_MARKER):].lstrip("\n") if i >= 0 else ""
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(prog="bench/report", description=__doc__)
+    ap.add_argument("results", help="RESULTS/bench dir of bench/run")
+    ap.add_argument("--md", default=None, help="markdown output (default RESULTS/../report/benchmarks.md)")
+    ap.add_argument("--plots", default=None, help="PNG dir (default next to the markdown, plots/)")
+    ap.add_argument("--check", action="store_true", help="print PASS/FAIL lines (make check's smoke)")
+    a = ap.parse_args(argv)
+    res = results.Results(a.results)
+    md = a.md or os.path.join(a.results, "..", "report", "benchmarks.md")
+    plots = a.plots or os.path.join(os.path.dirname(md), "plots")
+    os.makedirs(os.path.dirname(os.path.abspath(md)), exist_ok=True)
+    if os.path.isdir(plots):     # no stale plots of an earlier report
+        for n in os.listdir(plots):
+            if n.endswith(".png"):
+                os.unlink(os.path.join(plots, n))
+    rep = Report(res, plots, md)
+    text = rep.build() + "\n" + KEEP_MARKER + "\n" + kept_tail(md)
+    with open(md, "w") as f:
+        f.write(text)
+    print(f"report: {md} ({len(text.splitlines())} lines), {len(rep.plots)} plots in {plots}")
+    if a.check:
+        lines = checks(res, rep)
+        print("\n".join(lines))
+        return 1 if any(ln.startswith("FAIL") for ln in lines) else 0
+    return 0

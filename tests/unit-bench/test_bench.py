@@ -1,0 +1,320 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of the benchmark's parsing and tables (bench/rbbench) on a
+captured smoke run (data/smoke-run, made by ./capture) and small inputs.
+Expected numbers come from jq on the fixture, e.g.
+  jq '.jobs[] | select(.jobname == "hdd-seek+ssd.randrw-70.rb-pid.p1") | .read.bw'
+Prints "PASS name" / "FAIL name" per test; tests/unit-bench/run adds the
+seek model's tests and the summary line."""
+
+import io
+import json
+import os
+import re
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(REPO, "bench"))
+from rbbench import fiojob, plan, report, results  # noqa: E402
+
+DATA = os.path.join(HERE, "data", "smoke-run")
+P1 = os.path.join(DATA, "fio", "001-hdd-seek+ssd-p1.json")
+PROFILE = "hdd-seek+ssd"
+
+
+def tag(w, c, phase=1):
+    return f"{PROFILE}.{w}.{c}.p{phase}"
+
+
+class FioJson(unittest.TestCase):
+    def test_leading_and_trailing_text(self):
+        text = "fio: connected to NBD server\n" + json.dumps({"jobs": []}) + "\nfio: warning\n"
+        self.assertEqual(results.load_fio_json(text), {"jobs": []})
+
+    def test_not_fio(self):
+        with self.assertRaises(ValueError):
+            results.load_fio_json("no json here")
+        with self.assertRaises(ValueError):
+            results.load_fio_json('{"a": 1}')
+
+    def test_mixed_job(self):
+        with open(P1) as f:
+            jobs = results.fio_jobs(results.load_fio_json(f.read()))
+        m = jobs[tag("randrw-70", "rb-pid")]
+        self.assertAlmostEqual(m["mib_s"], (271 + 130) / 1024)
+        self.assertAlmostEqual(m["iops"], 67.869416 + 32.646048, places=5)
+        self.assertAlmostEqual(m["p50_us"], 154140.672)   # reads' percentiles
+        self.assertAlmostEqual(m["p99_us"], 295698.432)
+        self.assertEqual(m["runtime_ms"], 1163)
+        self.assertEqual((m["read"]["ios"], m["write"]["ios"]), (79, 38))
+        self.assertEqual(m["error"], 0)
+
+    def test_group_reporting(self):
+        with open(P1) as f:
+            jobs = results.fio_jobs(results.load_fio_json(f.read()))
+        self.assertEqual(len(jobs), 17)       # 8 clones appear once
+        self.assertAlmostEqual(jobs[tag("seqread-8job", "leg-1")]["mib_s"], 58555 / 1024)
+
+    def test_write_only_latency_is_writes(self):
+        job = {"jobname": "w", "error": 0, "read": {"bw": 0, "iops": 0, "io_bytes": 0},
+               "write": {"bw": 2048, "iops": 2.0, "io_bytes": 4096,
+                         "clat_ns": {"percentile": {"50.000000": 5000, "99.000000": 9000}}}}
+        m = results.job_metrics(job)
+        self.assertEqual((m["mib_s"], m["p50_us"], m["p99_us"]), (2.0, 5.0, 9.0))
+
+    def test_error_and_no_percentiles(self):
+        m = results.job_metrics({"jobname": "e", "error": 5, "read": {"bw": 0}})
+        self.assertEqual(m["error"], 5)
+        self.assertIsNone(m["p50_us"])
+
+
+class Samples(unittest.TestCase):
+    TEXT = ("1000000000\t100,0,100,800,0,0,0,0\tsda:10,80,0,0 dm-0:5,40,0,0\n"
+            "1100000000\t150,0,150,800,0,0,0,0\tsda:20,160,1,8 dm-0:10,80,1,8\n"
+            "1200000000\t150,0,150,900,0,0,0,0\tsda:20,160,1,8 dm-0:10,80,1,8\n"
+            "1300000000\t160,0")   # torn last line
+
+    def test_parse(self):
+        s = results.parse_samples(self.TEXT)
+        self.assertEqual(len(s), 3)      # the torn last line is dropped
+        self.assertEqual(s[0][1:3], (200, 1000))
+        self.assertEqual(s[1][3]["sda"], (20, 160, 1, 8))
+
+    def test_window_delta(self):
+        s = results.parse_samples(self.TEXT)[:3]
+        d = results.window_delta(s, 1_000_000_000, 1_100_000_000)
+        self.assertAlmostEqual(d["cpu_busy_pct"], 100.0)     # 100 busy of 100 ticks
+        self.assertAlmostEqual(d["cpu_busy_s"], 1.0)
+        self.assertEqual(d["dev"]["sda"], {"r_ios": 10, "r_sectors": 80, "w_ios": 1, "w_sectors": 8})
+        d = results.window_delta(s, 1_050_000_000, 1_150_000_000)   # interpolated
+        self.assertAlmostEqual(d["cpu_busy_pct"], 50.0)
+        with self.assertRaises(ValueError):
+            results.window_delta(s, 500_000_000, 1_100_000_000)
+
+    def test_bwlog_window(self):
+        log = results.parse_bwlog("1000, 5, 0, 0, 0\n1100, 6, 0, 0, 0\nbad line\n")
+        self.assertEqual(log, [(1000, 5, 0), (1100, 6, 0)])
+        self.assertEqual(results.job_window([log, [(1200, 1, 1)]], 100), (900_000_000, 1_200_000_000))
+        self.assertIsNone(results.job_window([[]], 100))
+
+    def test_busy_fields(self):
+        # user nice system idle iowait irq softirq steal
+        self.assertEqual(results.cpu_busy_total([1, 2, 3, 10, 20, 4, 5, 6]), (21, 51))
+        self.assertEqual(results.cpu_busy_total([1, 2, 3, 4]), (6, 10))
+
+
+class Limits(unittest.TestCase):
+    @staticmethod
+    def leg(rbw, wbw, riops, wiops):
+        return {"m": {"read": {"bw_kib": rbw, "iops": riops}, "write": {"bw_kib": wbw, "iops": wiops}}}
+
+    def test_rules(self):
+        legs = [self.leg(1024, 2048, 10, 20), self.leg(3072, 1024, 30, 5)]
+        self.assertEqual(results.limit(legs, "read", "MiB/s"), 4.0)
+        self.assertEqual(results.limit(legs, "write", "MiB/s"), 1.0)
+        self.assertEqual(results.limit(legs, "mixed", "IOPS"), 45)
+        self.assertIsNone(results.limit(legs + [{"problem": "x"}], "read", "MiB/s"))
+        self.assertIsNone(results.limit([], "read", "MiB/s"))
+
+
+class Captured(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.res = results.Results(DATA)
+        cls.m = report.Matrix(cls.res)
+
+    def test_runs_joined(self):
+        runs = [r for r in self.res.runs if r.get("section") == "matrix"]
+        self.assertEqual(len(runs), 26)
+        bad = [(r["tag"], r.get("problem")) for r in runs if r.get("problem")]
+        self.assertEqual(bad, [])
+        for r in runs:
+            self.assertGreaterEqual(r["cpu_busy_pct"], 0)
+            self.assertLessEqual(r["cpu_busy_pct"], 100.0001)
+
+    def test_limits(self):
+        self.assertAlmostEqual(self.m.limits[(PROFILE, "randrw-70", 1)],
+                               61.485909 + 2205.970149 + 29.035013, places=4)
+        self.assertAlmostEqual(self.m.limits[(PROFILE, "randrw-70", 2)],
+                               59.76431 + 2537.924152 + 31.144781, places=4)
+        self.assertAlmostEqual(self.m.limits[(PROFILE, "seqwrite-1280k", 1)], 10336 / 1024)
+
+    def test_shares_use_their_phase(self):
+        md = self.m.get(PROFILE, "randrw-70", "md")
+        self.assertEqual(md["phase"], 2)
+        self.assertAlmostEqual(self.m.share(PROFILE, "randrw-70", "md"),
+                               results.value(md, "IOPS") / self.m.limits[(PROFILE, "randrw-70", 2)])
+
+    def test_config_order(self):
+        self.assertEqual(self.m.configs(p=PROFILE, w="randrw-70", legs=True),
+                         ["leg:0", "leg:1", "rb:pid", "rb:roundrobin", "md", "mirror", "linear"])
+        # write workloads run one readbal policy only
+        self.assertEqual(self.m.configs(w="seqwrite-1280k"), ["rb:pid", "md", "mirror", "linear"])
+
+    def test_leg_shares(self):
+        r = self.m.get(PROFILE, "randrw-70", "leg:1")
+        self.assertEqual([round(x) for x in r["leg_share"]], [0, 100])
+
+    def test_write_amplification(self):
+        r = [x for x in self.res.runs if x.get("section") == "seed004"][0]
+        self.assertEqual(r["run_legs_w_sectors"], 2 * r["run_top_w_sectors"])
+
+    def test_report_tables(self):
+        with tempfile.TemporaryDirectory() as d:
+            rep = report.Report(self.res, os.path.join(d, "plots"), os.path.join(d, "b.md"))
+            text = rep.build()
+        lines = text.splitlines()
+        self.assertEqual(lines[0], "# dm-readbal benchmarks")
+        i = lines.index("## randrw-70: 4 KiB random 70% read / 30% write, QD16")
+        table = lines[i + 4:i + 6]
+        self.assertEqual(table[0], "| configuration | hdd-seek+ssd |")
+        lim = self.m.limits[(PROFILE, "randrw-70", 1)]
+        self.assertIn(f"| **limit** | {report.num(lim)} |", lines)
+        pid = self.m.get(PROFILE, "randrw-70", "rb:pid")
+        v = results.value(pid, "IOPS")
+        self.assertIn(f"| pid | {report.num(v)} ({v / lim:.2f}){'*' if pid['cpu_bound'] else ''} |", lines)
+        # the CSV carries rbsim's --csv header
+        self.assertIn("profile,scale,workload,policy,mibps,iops,p50_us,p99_us,of_limit,share0,share1", lines)
+        self.assertTrue(any(ln.startswith("hdd-seek+ssd,guest-bench,randrw-70,pid,0.39,100.5,") for ln in lines))
+        # seed 000's layout: fio's READ line
+        self.assertTrue(any(re.fullmatch(r"READ: bw=[0-9.]+MiB/s \([0-9.]+MB/s\), io=[0-9.]+MiB, run=\d+msec", ln)
+                            for ln in lines))
+        # seed 004: amplification exactly the two legs
+        self.assertTrue(any("**2.00** for 2 legs (exactly #legs)" in ln for ln in lines))
+
+    def test_smoke_checks(self):
+        with tempfile.TemporaryDirectory() as d:
+            rep = report.Report(self.res, os.path.join(d, "plots"), os.path.join(d, "b.md"))
+            rep.build()
+            rep.plots = []      # not drawn here
+            lines = report.checks(self.res, rep)
+        self.assertIn("PASS bench-smoke:randrw-70", lines)
+        self.assertIn("PASS bench-smoke:write-amplification", lines)
+        # the fixture holds three of the seven workloads: the others fail
+        self.assertTrue(any(ln.startswith("FAIL bench-smoke:randread-qd1") for ln in lines))
+
+
+class Formatting(unittest.TestCase):
+    def test_num(self):
+        self.assertEqual([report.num(x) for x in (None, 1234.5, 56.78, 1.234, float("nan"))],
+                         ["-", "1234", "56.8", "1.23", "-"])
+
+    def test_md_table(self):
+        self.assertEqual(report.md_table(["a", "b"], [["x", 1]]), ["| a | b |", "|:---|---:|", "| x | 1 |"])
+
+    def test_kendall(self):
+        self.assertEqual(report.kendall_tau([(1, 10), (2, 20), (3, 30)]), 1.0)
+        self.assertEqual(report.kendall_tau([(1, 30), (2, 20), (3, 10)]), -1.0)
+        self.assertIsNone(report.kendall_tau([(1, 1), (2, 2)]))
+        self.assertIsNone(report.kendall_tau([(1, 1), (1, 1), (1, 1)]))
+
+    def test_labels(self):
+        self.assertEqual([report.config_label(c) for c in ("rb:md", "md", "leg:1", "linear")],
+                         ["md", "md raid1", "leg 1 alone", "dm-linear (fastest leg)"])
+
+    def test_seed003_layout(self):
+        res = results.Results(DATA)
+        res.runs = []
+        for mode, nj in (("seq rd", 2), ("rnd wr", 2)):
+            for i in range(nj):
+                res.runs.append({"section": "seed003", "variant": "max", "config": "rb:pid", "mode": mode,
+                                 "jobs": nj, "member": i, "limit": (i + 1) << 20,
+                                 "m": {"mib_s": 0.5 * (i + 1), "iops": 1, "read": {}, "write": {}}})
+        rep = report.Report(res, "/nonexistent/plots", "/nonexistent/b.md")
+        rep.seed003()
+        text = "\n".join(rep.lines)
+        self.assertRegex(text, r"Mode RdWr N +rb:pid max")
+        self.assertRegex(text, r"seq  rd   2 +1\.6")
+        self.assertRegex(text, r"Test +Mode RdWr N test0 test1")
+        self.assertRegex(text, r"rb:pid,max seq\s+rd\s+2\s+0\.5\s+1\.0")
+
+
+class JobFiles(unittest.TestCase):
+    def test_parse_merge_render(self):
+        text = "# c\n[global]\nbs=4k\ntime_based\n; x\n[a]\nbs=8k\n[b]\nrw=write\n"
+        self.assertEqual(fiojob.jobs(text), [("a", {"bs": "8k", "time_based": None}),
+                                             ("b", {"bs": "4k", "time_based": None, "rw": "write"})])
+        back = fiojob.jobs(fiojob.render(fiojob.jobs(text)))
+        self.assertEqual(back, fiojob.jobs(text))
+        with self.assertRaises(ValueError):
+            fiojob.parse("bs=4k\n")
+
+    def test_helpers(self):
+        self.assertEqual(fiojob.duration_s({"runtime": "2", "ramp_time": "500ms"}), 2.5)
+        self.assertEqual(fiojob.parse_time("1m"), 60)
+        self.assertTrue(fiojob.is_buffered({"direct": "0"}))
+        self.assertFalse(fiojob.is_buffered({"direct": "1"}))
+        self.assertEqual([fiojob.io_kind({"rw": x}) for x in ("randread", "write", "randrw")],
+                         ["read", "write", "mixed"])
+
+    def test_repo_job_files(self):
+        """Every workload's file exists, has one job, names its seed and
+        what was scaled down, and parses; fio/ has no stray file."""
+        names = {f for f, _, _ in plan.WORKLOADS.values()} | {"iocontrol.fio", "longwrite.fio"}
+        self.assertEqual(names, {f for f in os.listdir(os.path.join(REPO, "fio")) if f.endswith(".fio")})
+        for f in names:
+            path = os.path.join(REPO, "fio", f)
+            text = open(path).read()
+            self.assertRegex(text, r"(?i)seeds? \d{3}|issue 6", f)
+            if text.startswith("# Seed"):
+                self.assertIn("Scaled down", text, f)
+            jobs = fiojob.load(path)
+            if f != "iocontrol.fio":
+                self.assertEqual(len(jobs), 1, f)
+            self.assertNotIn("filename", jobs[0][1], f)     # --filename on the command line
+
+
+class Plan(unittest.TestCase):
+    def test_profiles(self):
+        self.assertEqual(plan.profile_kinds("2hdd-seek+ssd"), ["hdd-seek", "hdd-seek", "ssd"])
+        self.assertEqual(plan.profile_kinds("hdd-seek+ssd"), ["hdd-seek", "ssd"])
+        self.assertEqual(plan.fastest_leg(["hdd", "hdd", "ssd"]), 2)
+        self.assertEqual(plan.fastest_leg(["nvme", "remote"]), 0)
+        with self.assertRaises(ValueError):
+            plan.profile_kinds("3floppy")
+        with self.assertRaises(ValueError):
+            plan.profile_kinds("hdd")
+        self.assertEqual(plan.seed003_mode_rw("rnd rdwr"), "randrw")
+
+    def test_modes(self):
+        for name, m in plan.MODES.items():
+            for p in m["profiles"]:
+                plan.profile_kinds(p)
+            for w in m["workloads"]:
+                self.assertIn(w, plan.WORKLOADS, name)
+
+
+class Result(unittest.TextTestResult):
+    """One PASS/FAIL line per test, the lane's format."""
+
+    def addSuccess(self, test):
+        super().addSuccess(test)
+        print(f"PASS unit-bench:{test.id().split('.', 1)[1]}", flush=True)
+
+    def _fail(self, test, err, kind):
+        print(f"FAIL unit-bench:{test.id().split('.', 1)[1]} ({kind})", flush=True)
+        print("    " + self._exc_info_to_string(err, test).strip().replace("\n", "\n    "), flush=True)
+
+    def addFailure(self, test, err):
+        super().addFailure(test, err)
+        self._fail(test, err, "failure")
+
+    def addError(self, test, err):
+        super().addError(test, err)
+        self._fail(test, err, "error")
+
+
+def main():
+    suite = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
+    runner = unittest.TextTestRunner(stream=io.StringIO(), resultclass=Result, verbosity=0)
+    r = runner.run(suite)
+    failed = len(r.failures) + len(r.errors)
+    print(f"python: {r.testsRun - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
