@@ -539,7 +539,8 @@ class Report:
                  "Each job in its own cgroup v2 group (`fio/iocontrol.fio`), 256 KiB direct I/O at QD8 on "
                  f"{len(runs[0].get('legs') or [])} legs. *max*: io.max on the mirror "
                  "device, group k limited to (k+1) x base (the limits sum to 80% of 60 MiB/s for reads, "
-                 "20 MiB/s otherwise; rbps and wbps each, so read-write jobs are checked per direction). *weight*: io.cost enabled on every leg, group k at io.weight "
+                 "20 MiB/s otherwise; as rbps and wbps both, so a read-write job is checked per "
+                 "direction). *weight*: io.cost enabled on every leg, group k at io.weight "
                  "100 (k+1): the mirror is bio-based, so weights can only act on its legs, on the "
                  "clones readbal or md issues. Throughput in MB/s as the seed.", "")
         modes = []

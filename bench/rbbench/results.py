@@ -10,6 +10,7 @@ import os
 
 USER_HZ = 100          # /proc/stat ticks
 CPU_BOUND_PCT = 80.0   # guest CPU busy above this: the CPU, not the disks, set the pace
+MIN_IOS = 4            # fewer completed I/Os in a run: no figure
 
 
 def load_fio_json(text):
@@ -275,8 +276,13 @@ class Results:
             rec["problem"] = "not in fio output"
             return rec
         rec["m"] = m
+        ios = m["read"]["ios"] + m["write"]["ios"]
         if m["error"]:
             rec["problem"] = f"fio error {m['error']}"
+        elif ios < MIN_IOS:
+            # slow legs at a deep queue of 1280 KiB I/Os can finish next to
+            # nothing within a short run: no figure rather than a wrong one
+            rec["problem"] = f"only {ios} I/Os completed in the run"
         logs = self.bwlogs(rec.get("bwlog", rec["tag"]))
         rec["bw_series"] = logs
         win = job_window(logs, self.interval_ms)

@@ -222,7 +222,8 @@ class Formatting(unittest.TestCase):
             for i in range(nj):
                 res.runs.append({"section": "seed003", "variant": "max", "config": "rb:pid", "mode": mode,
                                  "jobs": nj, "member": i, "limit": (i + 1) << 20,
-                                 "m": {"mib_s": 0.5 * (i + 1), "iops": 1, "read": {}, "write": {}}})
+                                 "m": {"mib_s": 0.5 * (i + 1), "iops": 1,
+                                       "read": {"bw_kib": 512 * (i + 1)}, "write": {"bw_kib": 0}}})
         rep = report.Report(res, "/nonexistent/plots", "/nonexistent/b.md")
         rep.seed003()
         text = "\n".join(rep.lines)
@@ -230,6 +231,8 @@ class Formatting(unittest.TestCase):
         self.assertRegex(text, r"seq  rd   2 +1\.6")
         self.assertRegex(text, r"Test +Mode RdWr N test0 test1")
         self.assertRegex(text, r"rb:pid,max seq\s+rd\s+2\s+0\.5\s+1\.0")
+        # half of each group's limit used
+        self.assertIn("| rb:pid,max | seq rd | 2 | yes | 0.50-0.50 |  |", rep.lines)
 
 
 class JobFiles(unittest.TestCase):
