@@ -103,10 +103,13 @@
 #define AD_MAX_QUEUED		16777216LL	/* 2^24 sectors: 8 GiB */
 #define AD_MAX_CHUNK_KB		65536		/* 64 MiB */
 #define AD_MAX_IO_OPT_KB	262144		/* 256 MiB */
-#define AD_MIN_IO_OPT_KB	2048		/* unless io_opt_kb says less */
+#define AD_MIN_IO_OPT_KB	512		/* unless io_opt_kb says less */
 #define AD_KB_SECTORS		2
 #define AD_NO_SECTOR		(~(sector_t)0)
-#define AD_NR_TAILS		8		/* streams remembered per leg */
+#define AD_NR_RUNS		8		/* runs in flight noted per leg */
+#define AD_TAIL_BITS		7		/* streams remembered: 128 slots */
+#define AD_TAIL_SLOTS		BIT(AD_TAIL_BITS)
+#define AD_LEG_BITS		4		/* RB_MAX_LEGS in a tail's key */
 #define AD_UNKNOWN		4611686018427387904ULL	/* 2^62: not measured */
 #define AD_FULL			2305843009213693952ULL	/* 2^61: queue full */
 #define AD_STICK_SHIFT		2		/* moving: 1/4 sooner */
@@ -170,24 +173,32 @@ struct ad_leg {
 	u64 idle;		/* on an idle leg: idle + b * idle_rate */
 	u64 idle_rate;
 	u64 dist;		/* rotational: mean seek distance, sectors */
+	u64 probe_after;	/* idle this long: probe it (AD_PROBE_READS) */
+	bool measured;		/* a read has been learnt from */
 	/* written as reads start and end */
 	struct ad_class cls[AD_NR_CLASSES];
 	u64 last_finish;	/* ktime of the last read ended */
 	u64 probe_stamp;	/* ktime of the last probe sent */
 	sector_t solo;		/* 1 + sector of a read that found it idle */
 	atomic64_t queued;	/* sectors in flight */
-	/* the streams it serves: where their last reads here ended */
-	sector_t tails[AD_NR_TAILS];	/* AD_NO_SECTOR: none */
-	unsigned int tail_pos;
 	/* 1 + sector: the next read sent here goes on from its stream */
 	sector_t run_next;
-	sector_t runs[AD_NR_TAILS];	/* 1 + sector of such reads in flight */
+	sector_t runs[AD_NR_RUNS];	/* 1 + sector of such reads in flight */
 	sector_t tail;		/* end of the last read sent */
 };
 
 struct ad_ctx {
 	unsigned int knob[AD_NR_KNOBS];		/* READ_ONCE/WRITE_ONCE */
 	u64 __percpu *pick;	/* chunk()'s choice, for select() */
+	/* 1 + sector: the rest of a read chunk() split, mapped next */
+	sector_t __percpu *rest;
+	/*
+	 * Where the streams' last reads ended, and on which leg: a read
+	 * that starts there goes on from its stream.  Hashed by that end,
+	 * two slots to try; a key is (end + 1) << AD_LEG_BITS | leg, 0 for
+	 * none, so one WRITE_ONCE sets both.
+	 */
+	u64 tails[AD_TAIL_SLOTS];
 	struct ad_leg leg[];	/* one per leg of the set */
 };
 
@@ -206,9 +217,11 @@ static u64 ad_default_rate(const struct rb_leg *leg)
 	return leg->nonrot ? AD_FLASH_RATE : AD_ROT_RATE;
 }
 
+static void ad_fit(struct ad_leg *l, const struct rb_leg *leg);
+
 static int ad_create(struct rb_policy *p)
 {
-	unsigned int i, j, n = p->set->nr_legs;
+	unsigned int i, n = p->set->nr_legs;
 	u64 now = ktime_get_ns();
 	struct ad_ctx *ctx;
 
@@ -216,17 +229,18 @@ static int ad_create(struct rb_policy *p)
 	if (!ctx)
 		return -ENOMEM;
 	ctx->pick = alloc_percpu(u64);
-	if (!ctx->pick) {
+	ctx->rest = alloc_percpu(sector_t);
+	if (!ctx->pick || !ctx->rest) {
+		free_percpu(ctx->pick);
+		free_percpu(ctx->rest);
 		kfree(ctx);
 		return -ENOMEM;
 	}
 	for (i = 0; i < AD_NR_KNOBS; i++)
 		ctx->knob[i] = ad_default[i];
 	for (i = 0; i < n; i++) {
-		for (j = 0; j < AD_NR_TAILS; j++)
-			ctx->leg[i].tails[j] = AD_NO_SECTOR;
 		ctx->leg[i].tail = AD_NO_SECTOR;
-		ctx->leg[i].rate = ad_default_rate(&p->set->legs[i]);
+		ad_fit(&ctx->leg[i], &p->set->legs[i]);
 		/* a leg is not stale before it had a chance to be read */
 		ctx->leg[i].last_finish = now;
 		atomic64_set(&ctx->leg[i].queued, 0);
@@ -239,8 +253,10 @@ static void ad_destroy(struct rb_policy *p)
 {
 	struct ad_ctx *ctx = p->context;
 
-	if (ctx)
+	if (ctx) {
 		free_percpu(ctx->pick);
+		free_percpu(ctx->rest);
+	}
 	kfree(ctx);
 	p->context = NULL;
 }
@@ -330,11 +346,23 @@ static u64 ad_line(const struct ad_class *small, const struct ad_class *large,
 	return ts > fixed ? (ts - fixed) >> AD_FIX : 0;
 }
 
+/* What a read of @sectors takes beside others: idle(b) - serial(b). */
+static u64 ad_lat(const struct ad_leg *l, u64 sectors)
+{
+	u64 idle = READ_ONCE(l->idle) +
+		   ((READ_ONCE(l->idle_rate) * sectors) >> AD_K_SHIFT);
+	u64 serial = READ_ONCE(l->cost) +
+		     ((READ_ONCE(l->rate) * sectors) >> AD_K_SHIFT);
+
+	return idle > serial ? idle - serial : 0;
+}
+
 /*
  * serial(b) = cost + b * rate through the serial times of small and large
  * reads, idle(b) through the service times of reads that found the leg
  * idle (large ones only: proportional, optimistic for small reads, which
- * then get measured), and the rate of reads that go on from their stream.
+ * then get measured), and the rate of reads that go on from their stream;
+ * and how long an idle leg waits for a probe.
  */
 static void ad_fit(struct ad_leg *l, const struct rb_leg *leg)
 {
@@ -349,41 +377,40 @@ static void ad_fit(struct ad_leg *l, const struct rb_leg *leg)
 	WRITE_ONCE(l->idle_rate, idle_rate);
 	ad_line(&l->cls[AD_RUN], &l->cls[AD_RUN], &run_rate);
 	WRITE_ONCE(l->run_rate, run_rate);
-}
-
-/* What a read of @sectors takes beside others: idle(b) - serial(b). */
-static u64 ad_lat(const struct ad_leg *l, u64 sectors)
-{
-	u64 idle = READ_ONCE(l->idle) +
-		   ((READ_ONCE(l->idle_rate) * sectors) >> AD_K_SHIFT);
-	u64 serial = READ_ONCE(l->cost) +
-		     ((READ_ONCE(l->rate) * sectors) >> AD_K_SHIFT);
-
-	return idle > serial ? idle - serial : 0;
+	WRITE_ONCE(l->probe_after, AD_PROBE_READS *
+		   (ad_lat(l, AD_PROBE_SECTORS) + READ_ONCE(l->cost) +
+		    ((rate * AD_PROBE_SECTORS) >> AD_K_SHIFT)));
 }
 
 /* Has the leg completed a read yet? */
 static bool ad_measured(const struct ad_leg *l)
 {
-	unsigned int i;
-
-	for (i = 0; i < AD_NR_CLASSES; i++)
-		if (READ_ONCE(l->cls[i].sectors))
-			return true;
-	return false;
+	return READ_ONCE(l->measured);
 }
 
-/* A sample of @ns for a read of @sectors in class @cls */
+/*
+ * A sample of @ns for a read of @sectors in class @cls.  Samples closer
+ * than decay_ms / 256 to the class's last one are skipped: they would
+ * weigh less than AD_W_MIN, and at a high read rate learning from every
+ * read would cost more than the averages gain.
+ */
 static void ad_learn(struct ad_ctx *ctx, struct ad_leg *l,
 		     const struct rb_leg *leg, unsigned int cls, u64 sectors,
 		     u64 ns, u64 now)
 {
 	struct ad_class *c = &l->cls[cls];
-	u64 w = ad_weight(ctx, READ_ONCE(c->stamp), now);
+	u64 stamp = READ_ONCE(c->stamp), w;
 
-	WRITE_ONCE(c->stamp, now);
-	if (!READ_ONCE(c->sectors))
+	if (READ_ONCE(c->sectors)) {
+		if ((s64)(now - stamp) <
+		    (s64)(ad_knob(ctx, AD_DECAY_MS) * AD_NS_PER_MS >> 8))
+			return;
+		w = ad_weight(ctx, stamp, now);
+	} else {
 		w = AD_W_ONE;
+	}
+	WRITE_ONCE(c->stamp, now);
+	WRITE_ONCE(l->measured, true);
 	WRITE_ONCE(c->sectors, ad_ewma(READ_ONCE(c->sectors),
 				       sectors << AD_FIX, w));
 	WRITE_ONCE(c->ns, ad_ewma(READ_ONCE(c->ns), ns << AD_FIX, w));
@@ -471,7 +498,10 @@ static u64 ad_piece(struct ad_ctx *ctx, const struct rb_leg *leg,
 
 	if (!size)
 		return io->sectors;
-	div_u64_rem(io->sector, size, &off);
+	if (!(size & (size - 1)))
+		off = io->sector & (size - 1);
+	else
+		div_u64_rem(io->sector, size, &off);
 	return ad_min_u64(size - off, io->sectors);
 }
 
@@ -484,7 +514,7 @@ static int ad_probe(struct ad_ctx *ctx, struct rb_set *set,
 		    const struct rb_io *io, u64 now)
 {
 	u64 probe = (u64)ad_knob(ctx, AD_PROBE_MS) * AD_NS_PER_MS;
-	u64 last, stamp, after;
+	u64 last, stamp;
 	unsigned int i;
 
 	if (!probe)
@@ -499,11 +529,8 @@ static int ad_probe(struct ad_ctx *ctx, struct rb_set *set,
 		stamp = READ_ONCE(l->probe_stamp);
 		if ((s64)(stamp - last) > 0)
 			last = stamp;
-		after = AD_PROBE_READS * (ad_lat(l, AD_PROBE_SECTORS) +
-					  READ_ONCE(l->cost) +
-					  ((READ_ONCE(l->rate) *
-					    AD_PROBE_SECTORS) >> AD_K_SHIFT));
-		if ((s64)(now - last) <= (s64)ad_min_u64(after, probe))
+		if ((s64)(now - last) <=
+		    (s64)ad_min_u64(READ_ONCE(l->probe_after), probe))
 			continue;
 		WRITE_ONCE(l->probe_stamp, now);
 		return i;
@@ -511,26 +538,63 @@ static int ad_probe(struct ad_ctx *ctx, struct rb_set *set,
 	return -1;
 }
 
+/* The first of a stream tail's two slots */
+static unsigned int ad_tail_slot(sector_t end)
+{
+	return ((u64)end * 0x61c8864680b583ebULL) >> (64 - AD_TAIL_BITS) & ~1U;
+}
+
 /*
  * The eligible leg holding the tail of the stream that @io goes on from,
  * or -1; that tail is forgotten: the stream moves on.
  */
-static int ad_stream(struct ad_ctx *ctx, struct rb_set *set,
-		     const struct rb_io *io)
+static int ad_stream(struct ad_ctx *ctx, const struct rb_io *io)
 {
-	unsigned int i, j;
+	u64 want = ((u64)io->sector + 1) << AD_LEG_BITS, key;
+	unsigned int i, slot = ad_tail_slot(io->sector);
 
-	for (i = 0; i < set->nr_legs; i++) {
-		if (!rb_leg_eligible(io, i))
+	for (i = slot; i < slot + 2; i++) {
+		key = READ_ONCE(ctx->tails[i]);
+		if ((key & ~(u64)(RB_MAX_LEGS - 1)) != want ||
+		    !rb_leg_eligible(io, key & (RB_MAX_LEGS - 1)))
 			continue;
-		for (j = 0; j < AD_NR_TAILS; j++) {
-			if (READ_ONCE(ctx->leg[i].tails[j]) == io->sector) {
-				WRITE_ONCE(ctx->leg[i].tails[j], AD_NO_SECTOR);
-				return i;
-			}
-		}
+		WRITE_ONCE(ctx->tails[i], 0);
+		return key & (RB_MAX_LEGS - 1);
 	}
 	return -1;
+}
+
+/* Is an eligible leg idle? */
+static bool ad_any_idle(struct rb_set *set, const struct rb_io *io)
+{
+	unsigned int i;
+
+	for (i = 0; i < set->nr_legs; i++)
+		if (rb_leg_eligible(io, i) &&
+		    !atomic_read(&set->legs[i].inflight))
+			return true;
+	return false;
+}
+
+/* The eligible leg whose last read ends nearest @io, and its piece */
+static unsigned int ad_nearest(struct ad_ctx *ctx, struct rb_set *set,
+			       const struct rb_io *io, bool split, u64 *n)
+{
+	unsigned int i, best = rb_first_leg(io->eligible);
+	sector_t head, d, near = AD_NO_SECTOR;
+
+	for (i = best; i < set->nr_legs; i++) {
+		if (!rb_leg_eligible(io, i))
+			continue;
+		head = READ_ONCE(set->legs[i].last_end);
+		d = io->sector > head ? io->sector - head : head - io->sector;
+		if (d < near) {
+			near = d;
+			best = i;
+		}
+	}
+	*n = split ? ad_piece(ctx, &set->legs[best], io) : io->sectors;
+	return best;
 }
 
 /*
@@ -540,29 +604,41 @@ static int ad_stream(struct ad_ctx *ctx, struct rb_set *set,
  */
 static unsigned int ad_choose(struct ad_ctx *ctx, struct rb_set *set,
 			      const struct rb_io *io, bool split,
-			      u64 *sectors, bool *spare)
+			      u64 *sectors, bool *spare, int *stream)
 {
 	unsigned int i, best = rb_first_leg(io->eligible);
 	bool seq, saturated, room, best_room = false;
 	u64 e, n, best_e = U64_MAX, best_n = io->sectors, stick_e = 0;
 	u64 stick_n = 0;
-	int cont, probe = ad_probe(ctx, set, io, ktime_get_ns());
+	int cont, probe = ad_probe(ctx, set, io, io->start_ns);
 
 	if (probe >= 0) {
 		*sectors = split ? ad_min_u64(io->sectors, AD_PROBE_SECTORS) :
 				   io->sectors;
 		*spare = true;
+		*stream = -1;
 		return probe;
 	}
-	cont = ad_stream(ctx, set, io);
+	cont = ad_stream(ctx, io);
 	seq = cont >= 0 || io->sectors > AD_SMALL_SECTORS;
+	/*
+	 * The rest of a read chunk() split is no stream going on: its
+	 * first part's tail is, but that is the same read, and a large one.
+	 */
+	if (split && this_cpu_read(*ctx->rest) == io->sector + 1) {
+		cont = -1;
+		seq = true;
+	}
+	*stream = cont;
 	*spare = false;
 	for (i = best; i < set->nr_legs; i++) {
 		struct rb_leg *leg = &set->legs[i];
 
 		if (!rb_leg_eligible(io, i))
 			continue;
-		n = split ? ad_piece(ctx, leg, io) : io->sectors;
+		/* small reads are not split: no piece to work out */
+		n = split && io->sectors > AD_SMALL_SECTORS ?
+		    ad_piece(ctx, leg, io) : io->sectors;
 		e = ad_expect(ctx, leg, io, n, cont == (int)i, &saturated);
 		/* random reads stay off full queues while others have room */
 		if (!seq && atomic_read(&leg->inflight) >=
@@ -582,6 +658,14 @@ static unsigned int ad_choose(struct ad_ctx *ctx, struct rb_set *set,
 			best_room = room;
 		}
 	}
+	/*
+	 * A new stream on an array of rotational legs all busy: the leg
+	 * whose head will be nearest, as md raid1 does, so that streams
+	 * near each other share a leg and its seeks stay short.
+	 */
+	if (cont < 0 && seq && !set->mixed && !set->legs[best].nonrot &&
+	    !ad_any_idle(set, io))
+		best = ad_nearest(ctx, set, io, split, &best_n);
 	/*
 	 * A stream on a rotational leg stays there unless another leg would
 	 * be done with the read a quarter sooner: with every leg busy, moving
@@ -605,18 +689,126 @@ static u64 ad_pick_key(const struct rb_io *io, u64 sectors, unsigned int leg)
 	       ((sectors & 0x0fffffff) << 4) | (leg & 0xf);
 }
 
+/*
+ * What @leg takes without its submitter waiting for a tag: its
+ * queue_depth requests of max_sectors, less what is in flight there; at
+ * least one request.
+ */
+static u64 ad_room(struct ad_ctx *ctx, const struct rb_leg *leg)
+{
+	u64 max = leg->max_sectors ?: AD_MAX_SECTORS;
+	u64 cap = (u64)leg->queue_depth * max;
+	s64 q = atomic64_read(&ctx->leg[leg->index].queued);
+
+	if (q < 0)
+		q = 0;
+	return cap > (u64)q + max ? cap - q : max;
+}
+
+/*
+ * Water-filling: how much of @io leg @k serves so that every leg given a
+ * part is done with it at the same time T, each starting when it would
+ * be done with nothing more (E of 0 sectors) and reading at its rate:
+ *
+ *	sum over those legs of (T - E_i(0)) / rate_i = io->sectors
+ *
+ * Speeds are sectors per ns << 20 (at most 2^26), starts at most 2^32 ns,
+ * so the sums fit.  0 if @k is not among them.  @k < 0: the leg that
+ * starts first, returned in *first.
+ */
+static u64 ad_share(struct ad_ctx *ctx, struct rb_set *set,
+		    const struct rb_io *io, int k, int cont,
+		    unsigned int *first)
+{
+	u64 b[RB_MAX_LEGS], sp[RB_MAX_LEGS], e, rate, t = 0;
+	u64 sum_s = 0, sum_sb = 0, want = ad_min_u64(io->sectors, AD_MAX_SECTORS);
+	unsigned int order[RB_MAX_LEGS], i, j, n = 0;
+	bool saturated;
+
+	for (i = 0; i < set->nr_legs; i++) {
+		struct rb_leg *leg = &set->legs[i];
+		struct ad_leg *l = &ctx->leg[i];
+
+		if (!rb_leg_eligible(io, i))
+			continue;
+		e = ad_expect(ctx, leg, io, 0, cont == (int)i, &saturated);
+		if (e >= AD_FULL)
+			continue;
+		/* E's slope: serial(b) + lat(b) grows as the larger line */
+		rate = READ_ONCE(l->rate);
+		rate = ad_min_u64(rate, READ_ONCE(l->idle_rate)) ==
+		       rate ? READ_ONCE(l->idle_rate) : rate;
+		if (cont == (int)i && !leg->nonrot)
+			rate = READ_ONCE(l->run_rate) ?: rate;
+		b[i] = ad_min_u64(e, 1ULL << 32);
+		sp[i] = ad_min_u64(div_u64(1ULL << 28,
+					   (u32)ad_min_u64(rate, U32_MAX) ?: 1),
+				   1ULL << 26) ?: 1;
+		/* in order of start */
+		for (j = n; j && b[order[j - 1]] > b[i]; j--)
+			order[j] = order[j - 1];
+		order[j] = i;
+		n++;
+	}
+	for (j = 0; j < n; j++) {
+		i = order[j];
+		if (j && b[i] >= t)
+			break;
+		sum_s += sp[i];
+		sum_sb += sp[i] * b[i];
+		t = div_u64((want << 20) + sum_sb, (u32)sum_s);
+	}
+	if (!n)
+		return 0;
+	if (k < 0)
+		k = order[0];
+	*first = k;
+	if (k >= (int)set->nr_legs || !rb_leg_eligible(io, k) || b[k] >= t)
+		return 0;
+	return ((t - b[k]) * sp[k]) >> 20;
+}
+
 static unsigned int ad_chunk(struct rb_policy *p, const struct rb_io *io)
 {
 	struct ad_ctx *ctx = p->context;
+	struct rb_set *set = p->set;
+	struct rb_leg *l;
 	unsigned int leg;
 	bool spare;
-	u64 n;
+	u64 n, share;
+	int cont;
 
-	leg = ad_choose(ctx, p->set, io, true, &n, &spare);
-	/* a rotational leg keeps a whole read unless another leg is idle */
-	if (!spare && !p->set->legs[leg].nonrot)
+	leg = ad_choose(ctx, set, io, true, &n, &spare, &cont);
+	l = &set->legs[leg];
+	if (!ad_knob(ctx, l->nonrot ? AD_FLASH_CHUNK_KB : AD_ROT_CHUNK_KB)) {
+		n = io->sectors;	/* 0: no split */
+		goto out;
+	}
+	if (!spare && !l->nonrot) {
+		/* a rotational leg keeps a whole read unless another is idle */
 		n = io->sectors;
+	} else if (n > AD_SMALL_SECTORS) {
+		/*
+		 * Unless a stream stays on its rotational leg, the leg that
+		 * can start first, and its share, so that the legs given a
+		 * part are done with it together.
+		 */
+		if (cont == (int)leg && !l->nonrot) {
+			share = ad_share(ctx, set, io, leg, cont, &leg);
+		} else {
+			share = ad_share(ctx, set, io, -1, cont, &leg);
+			l = &set->legs[leg];
+			n = ad_piece(ctx, l, io);
+		}
+		share &= ~(u64)7;
+		n = ad_min_u64(n, share > AD_SMALL_SECTORS ? share :
+						      AD_SMALL_SECTORS);
+	}
+	/* what it takes without making the submitter wait for a tag */
+	n = ad_min_u64(n, ad_room(ctx, l));
+out:
 	this_cpu_write(*ctx->pick, ad_pick_key(io, n, leg));
+	this_cpu_write(*ctx->rest, n < io->sectors ? io->sector + n + 1 : 0);
 	return n;
 }
 
@@ -626,6 +818,7 @@ static unsigned int ad_select(struct rb_policy *p, const struct rb_io *io)
 	u64 key = this_cpu_read(*ctx->pick), n;
 	unsigned int leg = key & 0xf;
 	bool spare;
+	int cont;
 
 	if (key) {
 		this_cpu_write(*ctx->pick, 0);
@@ -633,22 +826,20 @@ static unsigned int ad_select(struct rb_policy *p, const struct rb_io *io)
 		    leg < p->set->nr_legs && rb_leg_eligible(io, leg))
 			return leg;
 	}
-	return ad_choose(ctx, p->set, io, false, &n, &spare);
+	return ad_choose(ctx, p->set, io, false, &n, &spare, &cont);
 }
 
-/* Remember @end as a stream's tail, in a free slot or the next one. */
-static void ad_add_tail(struct ad_leg *l, sector_t end)
+/*
+ * Remember @end as the tail of a stream on @leg: in the first free of its
+ * two slots, else over the second.
+ */
+static void ad_add_tail(struct ad_ctx *ctx, unsigned int leg, sector_t end)
 {
-	unsigned int i, slot = READ_ONCE(l->tail_pos);
+	unsigned int slot = ad_tail_slot(end);
 
-	for (i = 0; i < AD_NR_TAILS; i++) {
-		if (READ_ONCE(l->tails[i]) == AD_NO_SECTOR) {
-			WRITE_ONCE(l->tails[i], end);
-			return;
-		}
-	}
-	WRITE_ONCE(l->tail_pos, slot + 1);
-	WRITE_ONCE(l->tails[slot % AD_NR_TAILS], end);
+	if (READ_ONCE(ctx->tails[slot]))
+		slot++;
+	WRITE_ONCE(ctx->tails[slot], (((u64)end + 1) << AD_LEG_BITS) | leg);
 }
 
 /* Note a read in flight that goes on from its stream; @key: 1 + sector */
@@ -656,7 +847,7 @@ static void ad_add_run(struct ad_leg *l, sector_t key)
 {
 	unsigned int i;
 
-	for (i = 0; i < AD_NR_TAILS; i++) {
+	for (i = 0; i < AD_NR_RUNS; i++) {
 		if (!READ_ONCE(l->runs[i])) {
 			WRITE_ONCE(l->runs[i], key);
 			return;
@@ -671,7 +862,7 @@ static bool ad_take_run(struct ad_leg *l, sector_t key)
 {
 	unsigned int i;
 
-	for (i = 0; i < AD_NR_TAILS; i++) {
+	for (i = 0; i < AD_NR_RUNS; i++) {
 		if (READ_ONCE(l->runs[i]) == key) {
 			WRITE_ONCE(l->runs[i], 0);
 			return true;
@@ -683,7 +874,8 @@ static bool ad_take_run(struct ad_leg *l, sector_t key)
 static void ad_start_io(struct rb_policy *p, struct rb_leg *leg,
 			const struct rb_io *io)
 {
-	struct ad_leg *l = &((struct ad_ctx *)p->context)->leg[leg->index];
+	struct ad_ctx *ctx = p->context;
+	struct ad_leg *l = &ctx->leg[leg->index];
 	sector_t tail = READ_ONCE(l->tail), end = io->sector + io->sectors;
 	u64 d, avg;
 
@@ -691,7 +883,7 @@ static void ad_start_io(struct rb_policy *p, struct rb_leg *leg,
 	/* the core counted this read already: was the leg idle? */
 	if (atomic_read(&leg->inflight) == 1)
 		WRITE_ONCE(l->solo, io->sector + 1);
-	ad_add_tail(l, end);
+	ad_add_tail(ctx, leg->index, end);
 	WRITE_ONCE(l->tail, end);
 	if (!leg->nonrot && READ_ONCE(l->run_next) == io->sector + 1) {
 		WRITE_ONCE(l->run_next, 0);
@@ -710,7 +902,7 @@ static void ad_end_io(struct rb_policy *p, struct rb_leg *leg,
 {
 	struct ad_ctx *ctx = p->context;
 	struct ad_leg *l = &ctx->leg[leg->index];
-	u64 now = ktime_get_ns(), prev = READ_ONCE(l->last_finish);
+	u64 now = io->start_ns + service_ns, prev = READ_ONCE(l->last_finish);
 	u64 ns = ad_min_u64(service_ns, AD_MAX_NS);
 	u64 sectors = ad_min_u64(io->sectors ?: 1, AD_MAX_SECTORS);
 	u64 start = now - ns;
@@ -736,16 +928,27 @@ static unsigned int ad_io_opt(struct rb_policy *p)
 {
 	struct ad_ctx *ctx = p->context;
 	struct rb_set *set = p->set;
-	u64 kb = ad_knob(ctx, AD_IO_OPT_KB);
+	u64 kb = ad_knob(ctx, AD_IO_OPT_KB), chunk, room;
 	unsigned int i;
 
 	if (!kb) {
-		/* read-ahead (2 * io_opt) of a chunk on every leg */
-		for (i = 0; i < set->nr_legs; i++)
-			kb += ad_knob(ctx, set->legs[i].nonrot ?
-				      AD_FLASH_CHUNK_KB : AD_ROT_CHUNK_KB);
+		/*
+		 * Read-ahead (2 * io_opt) of a piece for every leg: a chunk,
+		 * or less if half its queue holds less; at least
+		 * AD_MIN_IO_OPT_KB.  More would keep more queued per reader,
+		 * which many readers all wait behind.
+		 */
+		for (i = 0; i < set->nr_legs; i++) {
+			const struct rb_leg *leg = &set->legs[i];
+
+			chunk = ad_knob(ctx, leg->nonrot ? AD_FLASH_CHUNK_KB :
+						    AD_ROT_CHUNK_KB);
+			room = (u64)leg->queue_depth *
+			       (leg->max_sectors ?: AD_MAX_SECTORS) /
+			       (2 * AD_KB_SECTORS);
+			kb += chunk ? ad_min_u64(chunk, room) : room;
+		}
 		kb /= 2;
-		/* and room for a slow leg's latency */
 		if (kb < AD_MIN_IO_OPT_KB)
 			kb = AD_MIN_IO_OPT_KB;
 		kb &= ~3ULL;	/* whole 4 KiB */

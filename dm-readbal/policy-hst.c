@@ -22,9 +22,11 @@
  * 0: any difference counts).  Its per-path repeat_count is unused there too.
  *
  * dm-ps-hst updates a path under a spinlock and picks under another.  Here
- * select takes no lock: the reads in flight are the core's atomic counter,
- * the order stamp comes from one atomic64, and end_io updates the EWMA with
- * plain READ_ONCE/WRITE_ONCE.  Two reads of one leg ending at once may lose
+ * select takes no lock and writes nothing shared: the reads in flight are
+ * the core's atomic counter, and the list order is kept per CPU (each CPU's
+ * own picks, least recently chosen first), so the reads of different CPUs
+ * do not bounce a line.  end_io updates the EWMA with plain
+ * READ_ONCE/WRITE_ONCE.  Two reads of one leg ending at once may lose
  * one sample of the EWMA, as the core's ewma_ns may: a moving average of
  * thousands of samples does not notice, and a cmpxchg loop would make the
  * completions of a busy leg contend on one cache line to save it.
@@ -33,8 +35,6 @@
  * products of the comparison cannot overflow (dm-ps-hst's could above a
  * million in flight).
  */
-#include <linux/ktime.h>
-
 #include "readbal.h"
 
 #define HST_FIXED_SHIFT		10	/* 10 bits of fraction */
@@ -58,13 +58,18 @@ struct hst_leg {
 	u64 hst;		/* EWMA of service time, ns << HST_FIXED_SHIFT */
 	u64 last_finish;	/* ktime of the last read ended */
 	u64 stale_after;	/* ktime from which the leg is stale */
-	u64 chosen;		/* picks stamp when last chosen: list order */
 };
 
-/* Every field READ_ONCE/WRITE_ONCE. */
+/* One CPU's list order: its picks, and each leg's stamp when last chosen. */
+struct hst_order {
+	u64 picks;
+	u64 chosen[RB_MAX_LEGS];
+};
+
+/* Every field of leg[] and knob[] READ_ONCE/WRITE_ONCE. */
 struct hst_ctx {
 	unsigned int knob[HST_NR_KNOBS];
-	atomic64_t picks;
+	struct hst_order __percpu *order;
 	struct hst_leg leg[];	/* one per leg of the set */
 };
 
@@ -76,8 +81,12 @@ static int hst_create(struct rb_policy *p)
 	ctx = kzalloc(sizeof(*ctx) + n * sizeof(ctx->leg[0]), GFP_KERNEL);
 	if (!ctx)
 		return -ENOMEM;
+	ctx->order = alloc_percpu(struct hst_order);
+	if (!ctx->order) {
+		kfree(ctx);
+		return -ENOMEM;
+	}
 	ctx->knob[HST_BASE_WEIGHT] = HST_FIXED_95;
-	atomic64_set(&ctx->picks, 0);
 	for (i = 0; i < n; i++)
 		ctx->leg[i].hst = HST_FIXED_1;	/* 1 ns, as dm-ps-hst */
 	p->context = ctx;
@@ -86,7 +95,10 @@ static int hst_create(struct rb_policy *p)
 
 static void hst_destroy(struct rb_policy *p)
 {
-	kfree(p->context);
+	struct hst_ctx *ctx = p->context;
+
+	free_percpu(ctx->order);
+	kfree(ctx);
 	p->context = NULL;
 }
 
@@ -223,15 +235,15 @@ static unsigned int hst_select(struct rb_policy *p, const struct rb_io *io)
 	struct rb_set *set = p->set;
 	unsigned int order[RB_MAX_LEGS] = { 0 };
 	unsigned int i, j, n = 0, best;
-	u64 now = ktime_get_ns(), stamp;
+	struct hst_order *o = get_cpu_ptr(ctx->order);
+	u64 stamp;
 
 	/* eligible legs, least recently chosen first (stable on ties) */
 	for (i = 0; i < set->nr_legs; i++) {
 		if (!rb_leg_eligible(io, i))
 			continue;
-		stamp = READ_ONCE(ctx->leg[i].chosen);
-		for (j = n; j && READ_ONCE(ctx->leg[order[j - 1]].chosen) >
-				 stamp; j--)
+		stamp = o->chosen[i];
+		for (j = n; j && o->chosen[order[j - 1]] > stamp; j--)
 			order[j] = order[j - 1];
 		order[j] = i;
 		n++;
@@ -239,10 +251,10 @@ static unsigned int hst_select(struct rb_policy *p, const struct rb_io *io)
 
 	best = order[0];
 	for (j = 1; j < n; j++)
-		if (hst_compare(ctx, set, order[j], best, now) < 0)
+		if (hst_compare(ctx, set, order[j], best, io->start_ns) < 0)
 			best = order[j];
-	WRITE_ONCE(ctx->leg[best].chosen,
-		   atomic64_fetch_add(1, &ctx->picks) + 1);
+	o->chosen[best] = ++o->picks;
+	put_cpu_ptr(ctx->order);
 	return best;
 }
 
@@ -260,8 +272,7 @@ static void hst_end_io(struct rb_policy *p, struct rb_leg *leg,
 {
 	struct hst_ctx *ctx = p->context;
 	struct hst_leg *h = &ctx->leg[leg->index];
-	u64 now = ktime_get_ns();
-	u64 start = now - service_ns;
+	u64 start = io->start_ns, now = start + service_ns;
 	u64 last = READ_ONCE(h->last_finish);
 	u64 sample, hst;
 

@@ -5,10 +5,17 @@
  *
  *	leg = (blocks read so far / blocks per turn) % number of legs
  *
- * counted over the whole mirror, so the legs take turns every
- * min_contig_read bytes of reads whoever issues them.  As in btrfs the count
- * excludes the read being routed.  A leg that is not eligible passes its
- * turn to the next eligible one.
+ * so the legs take turns every min_contig_read bytes of reads.  As in btrfs
+ * the count excludes the read being routed.  A leg that is not eligible
+ * passes its turn to the next eligible one.
+ *
+ * The count is per CPU: the reads each CPU issues take their own turns.
+ * btrfs counts over the whole filesystem, summing a percpu_counter over
+ * every CPU (percpu_counter_sum(), under its lock) for each read; one
+ * count shared by every CPU would bounce its cache line on each read.  A
+ * reader that stays on one CPU sees btrfs's turns exactly.  Each CPU keeps
+ * its leg and what is left of the turn, so a read divides only when a turn
+ * ends within it.
  *
  * Knob "min_contig_read": bytes per turn, default 256 KiB.  btrfs wants it
  * above zero, in a u32, and rounds it up to a multiple of its block size;
@@ -20,8 +27,14 @@
 #define RR_SECTOR_SHIFT		9
 #define RR_DEFAULT_MIN_CONTIG	(256U * 1024)
 
+/* Where this CPU's reads are in their turns. */
+struct round_robin_turn {
+	unsigned int leg;		/* whose turn it is */
+	unsigned int left;		/* sectors left of it; 0: no read yet */
+};
+
 struct round_robin_ctx {
-	atomic64_t sectors;		/* read so far; wraps harmlessly */
+	struct round_robin_turn __percpu *turn;
 	unsigned int min_contig_read;	/* bytes; READ_ONCE/WRITE_ONCE */
 };
 
@@ -33,7 +46,11 @@ static int round_robin_create(struct rb_policy *p)
 
 	if (!ctx)
 		return -ENOMEM;
-	atomic64_set(&ctx->sectors, 0);
+	ctx->turn = alloc_percpu(struct round_robin_turn);
+	if (!ctx->turn) {
+		kfree(ctx);
+		return -ENOMEM;
+	}
 	ctx->min_contig_read = RR_DEFAULT_MIN_CONTIG;
 	p->context = ctx;
 	return 0;
@@ -41,7 +58,10 @@ static int round_robin_create(struct rb_policy *p)
 
 static void round_robin_destroy(struct rb_policy *p)
 {
-	kfree(p->context);
+	struct round_robin_ctx *ctx = p->context;
+
+	free_percpu(ctx->turn);
+	kfree(ctx);
 	p->context = NULL;
 }
 
@@ -84,11 +104,25 @@ static unsigned int round_robin_select(struct rb_policy *p,
 	struct round_robin_ctx *ctx = p->context;
 	unsigned int n = p->set->nr_legs;
 	u32 per_turn = READ_ONCE(ctx->min_contig_read) >> RR_SECTOR_SHIFT;
-	u64 done = atomic64_fetch_add(io->sectors, &ctx->sectors);
-	u32 leg;
+	struct round_robin_turn *t = get_cpu_ptr(ctx->turn);
+	unsigned int leg = t->leg, left = t->left;
+	u32 rem, next;
+	u64 turns;
 
-	/* u64 all along: a wrap of the count only shifts one turn */
-	div_u64_rem(div_u64(done, per_turn), n, &leg);
+	/* a first read here, or a turn cut short by a smaller knob */
+	if (!left || left > per_turn)
+		left = per_turn;
+	if (io->sectors < left) {
+		t->left = left - io->sectors;
+	} else {
+		/* the turn ends within this read: skip the turns it covers */
+		turns = div_u64_rem(io->sectors - left, per_turn, &rem);
+		t->left = per_turn - rem;
+		div_u64_rem(leg + 1 + turns, n, &next);
+		t->leg = next;
+	}
+	put_cpu_ptr(ctx->turn);
+
 	if (rb_leg_eligible(io, leg))
 		return leg;
 	return rb_next_leg(io->eligible, leg, n);

@@ -9,11 +9,13 @@
 
 #include <linux/device-mapper.h>
 #include <linux/dm-kcopyd.h>
+#include <linux/dm-region-hash.h>
 #include <linux/bio.h>
 #include <linux/mutex.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
+#include "compat.h"
 #include "readbal.h"
 
 #define DM_MSG_PREFIX "readbal"
@@ -32,6 +34,32 @@
 #define RB_SYNC_CHUNK		2048	/* sectors */
 
 #define RB_MAX_READ_ERRORS	20	/* md raid1's default */
+
+/* The dirty region log's default region: 1 MiB, in sectors. */
+#define RB_REGION_SIZE		2048
+
+enum rb_log_sync {
+	RB_LOG_DEFAULT,			/* core: in sync; disk: as logged */
+	RB_LOG_SYNC,			/* copy every region at activation */
+	RB_LOG_NOSYNC,			/* trust the legs at activation */
+};
+
+struct readbal_c;
+
+/* A region copy's kcopyd job: up to DM_KCOPYD_MAX_REGIONS legs. */
+struct rb_copy_batch {
+	struct readbal_c *rc;
+	unsigned long legs;
+};
+
+/* The one region being copied (dm-raid1's MAX_RECOVERY is 1, too). */
+struct rb_recovery {
+	struct dm_region *reg;
+	unsigned int from;
+	bool failed;
+	atomic_t pending;		/* kcopyd jobs not yet ended */
+	struct rb_copy_batch batch[DIV_ROUND_UP(RB_MAX_LEGS, 8)];
+};
 
 struct rb_leg_errors {
 	atomic_t read;			/* reads the leg failed */
@@ -72,6 +100,20 @@ struct readbal_c {
 	sector_t sync_done;		/* sectors in sync (READ_ONCE) */
 	bool sync_stop;			/* presuspend: stop copying */
 
+	/* the dirty region log (readbal-log.c) */
+	struct dm_region_hash *rh;
+	char *log_dev_path;		/* disk log device; NULL: core log */
+	enum rb_log_sync log_sync;
+	unsigned int region_size;	/* sectors, a power of 2 */
+	unsigned int region_shift;
+	region_t nr_regions;
+	bool regions_in_sync;		/* every region (READ_ONCE) */
+	bool log_failed;
+	struct work_struct log_work;
+	struct bio_list log_writes;	/* writes waiting for their mark */
+	wait_queue_head_t recovery_wait;
+	struct rb_recovery recovery;
+
 	struct rb_leg legs[];
 };
 
@@ -89,7 +131,6 @@ struct rb_bio_record {
 struct rb_bio {
 	struct readbal_c *rc;
 	struct rb_policy *policy;	/* the policy that routed the read */
-	u64 start_ns;
 	struct rb_io io;
 	unsigned int leg;		/* the leg a read went to */
 	unsigned long tried;		/* read: legs that failed it */
@@ -98,6 +139,8 @@ struct rb_bio {
 	atomic_t pending;		/* write clones not yet ended */
 	unsigned long failed;		/* write: legs that failed it */
 	blk_status_t status;		/* write: an error a leg returned */
+	region_t region;		/* write: its region in the log */
+	bool counted;			/* write: pending in the region hash */
 };
 
 /* A write clone: front_pad of the bio_set. */
@@ -110,6 +153,14 @@ struct rb_clone {
 static inline bool rb_leg_alive(struct readbal_c *rc, unsigned int leg)
 {
 	return READ_ONCE(rc->alive) & (1UL << leg);
+}
+
+/* Where reads of a region not in sync go: the leg recovery copies from. */
+static inline unsigned long rb_log_source(struct readbal_c *rc)
+{
+	unsigned long alive = READ_ONCE(rc->alive);
+
+	return alive ? BIT(rb_first_leg(alive)) : 0;
 }
 
 static inline const char *rb_name(struct readbal_c *rc)
@@ -131,5 +182,30 @@ bool rb_repair(struct readbal_c *rc, struct bio *bio, struct rb_bio *pb);
 void rb_sync_work(struct work_struct *work);
 void rb_sync_start(struct readbal_c *rc);
 struct dm_kcopyd_client *rb_kcopyd_create(void);
+
+/* readbal-log.c */
+int rb_log_create(struct readbal_c *rc);
+void rb_log_destroy(struct readbal_c *rc);
+const char *rb_log_type(struct readbal_c *rc);
+u64 rb_log_sync_count(struct readbal_c *rc);
+bool rb_log_range_in_sync_slow(struct readbal_c *rc, sector_t sector,
+			       unsigned int sectors);
+bool rb_log_queue_write(struct readbal_c *rc, struct bio *bio,
+			struct rb_bio *pb);
+void rb_log_write_done(struct readbal_c *rc, struct rb_bio *pb);
+void rb_log_work(struct work_struct *work);
+void rb_log_presuspend(struct readbal_c *rc);
+void rb_log_postsuspend(struct readbal_c *rc);
+void rb_log_resume(struct readbal_c *rc);
+void rb_log_presuspend_undo(struct readbal_c *rc);
+
+/* Is every region of [sector, sector + sectors) in sync?  Reads ask. */
+static inline bool rb_log_range_in_sync(struct readbal_c *rc, sector_t sector,
+					unsigned int sectors)
+{
+	if (likely(READ_ONCE(rc->regions_in_sync)))
+		return true;
+	return rb_log_range_in_sync_slow(rc, sector, sectors);
+}
 
 #endif

@@ -64,6 +64,8 @@ static void rb_route_read(struct readbal_c *rc, struct bio *bio,
 	struct rb_leg *leg;
 	unsigned int i, n;
 
+	/* the policies' clock too: they read none of their own */
+	pb->io.start_ns = ktime_get_ns();
 	rcu_read_lock();
 	p = rcu_dereference(rc->policy);
 	if (may_split && p->type->chunk) {
@@ -86,7 +88,6 @@ static void rb_route_read(struct readbal_c *rc, struct bio *bio,
 
 	pb->policy = p;
 	pb->leg = i;
-	pb->start_ns = ktime_get_ns();
 	bio_set_dev(bio, leg->dev->bdev);
 	bio->bi_iter.bi_sector = leg->offset + pb->io.sector;
 }
@@ -101,6 +102,10 @@ static int rb_map_read(struct readbal_c *rc, struct bio *bio,
 	if (unlikely(READ_ONCE(rc->writable) != pb->io.eligible) &&
 	    pb->io.sector + pb->io.sectors <= READ_ONCE(rc->sync_done))
 		pb->io.eligible |= READ_ONCE(rc->writable);
+	/* a region not yet in sync: only the leg it is copied from */
+	if (unlikely(!rb_log_range_in_sync(rc, pb->io.sector,
+					   pb->io.sectors)))
+		pb->io.eligible &= rb_log_source(rc);
 	if (unlikely(!pb->io.eligible))
 		return DM_MAPIO_KILL;
 	pb->tried = 0;
@@ -146,6 +151,9 @@ void rb_retry_work(struct work_struct *work)
 			continue;
 		}
 		pb->io.eligible = READ_ONCE(rc->alive) & ~pb->tried;
+		/* other legs may be stale where the region is not in sync */
+		if (!rb_log_range_in_sync(rc, pb->io.sector, pb->io.sectors))
+			pb->io.eligible = 0;
 		if (!pb->io.eligible) {
 			DMERR_LIMIT("%s: read error at sector %llu (+%u) on every leg",
 				    rb_name(rc), (u64)pb->io.sector,
@@ -194,7 +202,7 @@ static bool rb_read_failed(struct readbal_c *rc, struct bio *bio,
 static void rb_end_read(struct readbal_c *rc, struct rb_bio *pb)
 {
 	struct rb_leg *leg = &rc->legs[pb->leg];
-	u64 ns = ktime_get_ns() - pb->start_ns;
+	u64 ns = ktime_get_ns() - pb->io.start_ns;
 	struct rb_leg_stats *s;
 	struct rb_policy *p;
 	u64 ewma;
@@ -234,6 +242,7 @@ static void rb_write_done(struct rb_bio *pb)
 	unsigned int i;
 
 	rb_write_exit(rc, pb);
+	rb_log_write_done(rc, pb);
 	/* A write fails to the caller only if no leg took it. */
 	if (failed) {
 		for_each_set_bit(i, &failed, rc->set.nr_legs) {
@@ -318,6 +327,8 @@ int rb_map(struct dm_target *ti, struct bio *bio)
 	if (bio_op(bio) == REQ_OP_READ)
 		return rb_map_read(rc, bio, pb);
 	pb->policy = NULL;
+	if (rb_log_queue_write(rc, bio, pb))
+		return DM_MAPIO_SUBMITTED;	/* sent once its region is marked */
 	return rb_map_write(rc, bio, pb);
 }
 

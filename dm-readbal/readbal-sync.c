@@ -128,7 +128,7 @@ static int rb_leg_io(struct readbal_c *rc, unsigned int leg, blk_opf_t opf,
 		.client = rc->io_client,
 	};
 	unsigned long error_bits = 0;
-	int r = dm_io(&req, 1, &where, &error_bits, IOPRIO_DEFAULT);
+	int r = rb_dm_io(&req, 1, &where, &error_bits);
 
 	return r ?: (error_bits ? -EIO : 0);
 }
@@ -218,39 +218,48 @@ static void rb_copy_done(int read_err, unsigned long write_err, void *context)
 	complete(&copy->done);
 }
 
-/* Copy one chunk from leg @from to the legs in @to, under its barrier. */
+/*
+ * Copy one chunk from leg @from to the legs in @to, under its barrier;
+ * kcopyd takes at most DM_KCOPYD_MAX_REGIONS destinations at once.
+ */
 static int rb_sync_chunk(struct readbal_c *rc, unsigned int from,
 			 unsigned long to, sector_t sector, sector_t count)
 {
-	struct dm_io_region src, dst[RB_MAX_LEGS];
+	struct dm_io_region src, dst[DM_KCOPYD_MAX_REGIONS];
 	unsigned int i, n = 0, b = rb_bucket(sector);
+	unsigned int legs[DM_KCOPYD_MAX_REGIONS];
 	struct rb_copy copy;
+	int r = 0;
 
 	src.bdev = rc->legs[from].dev->bdev;
 	src.sector = rc->legs[from].offset + sector;
 	src.count = count;
-	for_each_set_bit(i, &to, rc->set.nr_legs) {
-		dst[n].bdev = rc->legs[i].dev->bdev;
-		dst[n].sector = rc->legs[i].offset + sector;
-		dst[n].count = count;
-		n++;
-	}
-	init_completion(&copy.done);
 	rb_barrier_raise(rc, b);
-	dm_kcopyd_copy(rc->kcopyd, &src, n, dst, 0, rb_copy_done, &copy);
-	wait_for_completion(&copy.done);
-	rb_barrier_lower(rc, b);
-
-	if (copy.read_err)
-		return -EIO;
-	n = 0;
-	for_each_set_bit(i, &to, rc->set.nr_legs) {
-		if (copy.write_err & (1UL << n++)) {
-			atomic_inc(&rc->errors[i].write);
-			rb_fail_leg(rc, i, "write error during resync");
+	while (to && !r) {
+		for (n = 0; to && n < DM_KCOPYD_MAX_REGIONS; n++) {
+			i = rb_first_leg(to);
+			to &= ~BIT(i);
+			legs[n] = i;
+			dst[n].bdev = rc->legs[i].dev->bdev;
+			dst[n].sector = rc->legs[i].offset + sector;
+			dst[n].count = count;
+		}
+		init_completion(&copy.done);
+		dm_kcopyd_copy(rc->kcopyd, &src, n, dst, 0, rb_copy_done,
+			       &copy);
+		wait_for_completion(&copy.done);
+		if (copy.read_err)
+			r = -EIO;
+		for (i = 0; i < n; i++) {
+			if (copy.write_err & BIT(i)) {
+				atomic_inc(&rc->errors[legs[i]].write);
+				rb_fail_leg(rc, legs[i],
+					    "write error during resync");
+			}
 		}
 	}
-	return 0;
+	rb_barrier_lower(rc, b);
+	return r;
 }
 
 void rb_sync_work(struct work_struct *work)

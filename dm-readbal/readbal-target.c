@@ -191,6 +191,7 @@ static int rb_parse_leg(struct readbal_c *rc, struct dm_arg_set *as,
 	leg->nonrot = bdev_nonrot(leg->dev->bdev);
 	/* roundrobin never finds room below a depth of 0 */
 	leg->queue_depth = bdev_get_queue(leg->dev->bdev)->nr_requests ?: 1;
+	leg->max_sectors = queue_max_sectors(bdev_get_queue(leg->dev->bdev));
 	leg->disk_wait_stamp = jiffies - 1;
 	leg->stats = alloc_percpu(struct rb_leg_stats);
 	if (!leg->stats) {
@@ -233,15 +234,19 @@ static int rb_parse_policy(struct readbal_c *rc, struct dm_arg_set *as)
 }
 
 /*
- * [<#features> {max_read_errors <n> | rebuild <leg>}...]
+ * [<#features> {max_read_errors <n> | rebuild <leg> | region_size <sectors> |
+ *               log_dev <dev> | sync | nosync}...]
  */
 static int rb_parse_features(struct readbal_c *rc, struct dm_arg_set *as)
 {
 	static const struct dm_arg feature_args = {
-		0, 2 * (RB_MAX_LEGS + 1), "Invalid number of features"
+		0, 2 * RB_MAX_LEGS + 7, "Invalid number of features"
 	};
 	static const struct dm_arg max_errors = {
 		0, INT_MAX, "Invalid max_read_errors"
+	};
+	static const struct dm_arg region_size = {
+		1, UINT_MAX, "Invalid region_size"
 	};
 	struct dm_target *ti = rc->ti;
 	struct dm_arg_set group;
@@ -263,6 +268,15 @@ static int rb_parse_features(struct readbal_c *rc, struct dm_arg_set *as)
 	}
 	while (group.argc) {
 		name = dm_shift_arg(&group);
+		if (!strcasecmp(name, "sync") || !strcasecmp(name, "nosync")) {
+			if (rc->log_sync) {
+				ti->error = "Give only one of sync and nosync";
+				return -EINVAL;
+			}
+			rc->log_sync = strcasecmp(name, "sync") ?
+				RB_LOG_NOSYNC : RB_LOG_SYNC;
+			continue;
+		}
 		if (!group.argc) {
 			ti->error = "Feature without its value";
 			return -EINVAL;
@@ -279,6 +293,19 @@ static int rb_parse_features(struct readbal_c *rc, struct dm_arg_set *as)
 				return -EINVAL;
 			}
 			clear_bit(leg, &rc->alive);
+		} else if (!strcasecmp(name, "region_size")) {
+			r = dm_read_arg(&region_size, &group,
+					&rc->region_size, &ti->error);
+			if (r)
+				return r;
+		} else if (!strcasecmp(name, "log_dev")) {
+			kfree(rc->log_dev_path);
+			rc->log_dev_path = kstrdup(dm_shift_arg(&group),
+						   GFP_KERNEL);
+			if (!rc->log_dev_path) {
+				ti->error = "Cannot allocate log device name";
+				return -ENOMEM;
+			}
 		} else {
 			ti->error = "Unrecognised feature";
 			return -EINVAL;
@@ -302,6 +329,8 @@ static void readbal_dtr(struct dm_target *ti)
 		destroy_workqueue(rc->wq);
 	}
 	flush_work(&rc->event_work);
+	rb_log_destroy(rc);
+	kfree(rc->log_dev_path);
 	if (rc->kcopyd)
 		dm_kcopyd_client_destroy(rc->kcopyd);
 	if (rc->io_client)
@@ -343,6 +372,9 @@ static int readbal_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	INIT_WORK(&rc->event_work, rb_event_work);
 	INIT_WORK(&rc->retry_work, rb_retry_work);
 	INIT_WORK(&rc->sync_work, rb_sync_work);
+	INIT_WORK(&rc->log_work, rb_log_work);
+	bio_list_init(&rc->log_writes);
+	init_waitqueue_head(&rc->recovery_wait);
 	spin_lock_init(&rc->slow_lock);
 	bio_list_init(&rc->retries);
 	bio_list_init(&rc->deferred);
@@ -406,6 +438,10 @@ static int readbal_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	r = rb_parse_features(rc, &as);
 	if (r)
 		goto bad;
+	r = rb_log_create(rc);
+	if (r)
+		goto bad;
+	rc->region_shift = __ffs(rc->region_size);
 
 	ti->num_flush_bios = 1;
 	ti->num_discard_bios = 1;
@@ -434,14 +470,31 @@ static unsigned long rb_syncing(struct readbal_c *rc)
 	return READ_ONCE(rc->writable) & ~READ_ONCE(rc->alive);
 }
 
+/*
+ * Regions in sync: in the log, and, while a leg is rebuilt, below the
+ * point its copy has reached.
+ */
+static u64 rb_regions_in_sync(struct readbal_c *rc)
+{
+	u64 n = rb_log_sync_count(rc);
+
+	if (rb_syncing(rc))
+		n = min_t(u64, n, READ_ONCE(rc->sync_done) >> rc->region_shift);
+	return n;
+}
+
 /* Features as the table line gives them: non-default ones only. */
 static unsigned int rb_emit_features(struct readbal_c *rc, char *result,
 				     unsigned int maxlen, unsigned int sz)
 {
 	unsigned long syncing = rb_syncing(rc);
 	bool errors = rc->max_read_errors != RB_MAX_READ_ERRORS;
-	unsigned int i, n = 2 * (hweight_long(syncing) + errors);
+	bool region = rc->region_size != RB_REGION_SIZE;
+	bool log_dev = rc->log_dev_path;
+	unsigned int i, n;
 
+	n = 2 * (hweight_long(syncing) + errors + region + log_dev) +
+		(rc->log_sync != RB_LOG_DEFAULT);
 	if (!n)
 		return sz;
 	DMEMIT(" %u", n);
@@ -449,6 +502,12 @@ static unsigned int rb_emit_features(struct readbal_c *rc, char *result,
 		DMEMIT(" max_read_errors %u", rc->max_read_errors);
 	for_each_set_bit(i, &syncing, rc->set.nr_legs)
 		DMEMIT(" rebuild %u", i);
+	if (region)
+		DMEMIT(" region_size %u", rc->region_size);
+	if (log_dev)
+		DMEMIT(" log_dev %s", rc->log_dev_path);
+	if (rc->log_sync != RB_LOG_DEFAULT)
+		DMEMIT(" %s", rc->log_sync == RB_LOG_SYNC ? "sync" : "nosync");
 	return sz;
 }
 
@@ -485,12 +544,8 @@ static void readbal_status(struct dm_target *ti, status_type_t type,
 		}
 		DMEMIT(" ");
 		sz = rb_policy_emit(p, result, maxlen, sz);
-		DMEMIT(" %llu/%llu %u",
-		       (u64)DIV_ROUND_UP_SECTOR_T(rb_syncing(rc) ?
-				READ_ONCE(rc->sync_done) : ti->len,
-				RB_SYNC_CHUNK),
-		       (u64)DIV_ROUND_UP_SECTOR_T(ti->len, RB_SYNC_CHUNK),
-		       rc->max_read_errors);
+		DMEMIT(" %llu/%llu %u", rb_regions_in_sync(rc),
+		       (u64)rc->nr_regions, rc->max_read_errors);
 		break;
 	case STATUSTYPE_TABLE:
 		DMEMIT("%u", rc->set.nr_legs);
@@ -708,7 +763,7 @@ static void readbal_io_hints(struct dm_target *ti, struct queue_limits *limits)
 		io_opt = p->type->io_opt(p);
 	rcu_read_unlock();
 	if (io_opt)
-		blk_limits_io_opt(limits, io_opt);
+		rb_limits_io_opt(limits, io_opt);
 }
 
 /* Resync stops for a suspend and goes on at resume. */
@@ -718,11 +773,28 @@ static void readbal_presuspend(struct dm_target *ti)
 
 	WRITE_ONCE(rc->sync_stop, true);
 	flush_work(&rc->sync_work);
+	rb_log_presuspend(rc);
+}
+
+static void readbal_presuspend_undo(struct dm_target *ti)
+{
+	struct readbal_c *rc = ti->private;
+
+	rb_log_presuspend_undo(rc);
+	rb_sync_start(rc);
+}
+
+static void readbal_postsuspend(struct dm_target *ti)
+{
+	rb_log_postsuspend(ti->private);
 }
 
 static void readbal_resume(struct dm_target *ti)
 {
-	rb_sync_start(ti->private);
+	struct readbal_c *rc = ti->private;
+
+	rb_log_resume(rc);
+	rb_sync_start(rc);
 }
 
 static int readbal_iterate_devices(struct dm_target *ti,
@@ -739,13 +811,15 @@ static int readbal_iterate_devices(struct dm_target *ti,
 
 static struct target_type readbal_target = {
 	.name = "readbal",
-	.version = {1, 1, 0},
+	.version = {1, 2, 0},
 	.module = THIS_MODULE,
 	.ctr = readbal_ctr,
 	.dtr = readbal_dtr,
 	.map = rb_map,
 	.end_io = rb_end_io,
 	.presuspend = readbal_presuspend,
+	.presuspend_undo = readbal_presuspend_undo,
+	.postsuspend = readbal_postsuspend,
 	.resume = readbal_resume,
 	.status = readbal_status,
 	.message = readbal_message,
@@ -773,3 +847,5 @@ module_exit(dm_readbal_exit);
 MODULE_DESCRIPTION(DM_NAME " N-way mirror with pluggable read balancing");
 MODULE_AUTHOR("dm-readbal developers");
 MODULE_LICENSE("GPL");
+/* The target's .version; tests/style/version checks that they agree. */
+MODULE_VERSION("1.2.0");

@@ -37,7 +37,8 @@ struct rb_leg_stats {
 
 /*
  * One leg of the mirror.  Fields a policy may read: index, nonrot,
- * queue_depth, inflight, last_end, ewma_ns.  The core keeps them current.
+ * queue_depth, max_sectors, inflight, last_end, ewma_ns.  The core keeps
+ * them current.
  */
 struct rb_leg {
 	/* written on every read: keep together */
@@ -50,6 +51,7 @@ struct rb_leg {
 	unsigned int index;
 	bool nonrot;			/* bdev_nonrot() of the leg */
 	unsigned int queue_depth;	/* the leg queue's nr_requests */
+	unsigned int max_sectors;	/* its largest request */
 	unsigned long flags;		/* RB_LEG_* bits */
 	sector_t offset;		/* start of the mirror on the leg */
 	struct dm_dev *dev;		/* core only */
@@ -71,6 +73,12 @@ struct rb_io {
 	sector_t sector;		/* physical sector, relative to each leg's offset */
 	unsigned int sectors;
 	unsigned long eligible;		/* bit n: leg n may serve this read */
+	/*
+	 * ktime_get_ns() when the core routed it: a policy's "now" in
+	 * chunk/select, and start_ns + service_ns is when end_io runs, so
+	 * policies read no clock of their own.
+	 */
+	u64 start_ns;
 };
 
 struct rb_policy;

@@ -52,3 +52,16 @@ leg_reads() { _leg_stat 1 "${1:?leg_reads DEV}"; }        # reads completed
 leg_read_sectors() { _leg_stat 3 "${1:?leg_read_sectors DEV}"; }
 leg_writes() { _leg_stat 5 "${1:?leg_writes DEV}"; }      # writes completed
 leg_write_sectors() { _leg_stat 7 "${1:?leg_write_sectors DEV}"; }
+
+# rb_crash WHY: ends the running script as passed, then resets the guest at
+# once, as a power cut would (sysrq b: no sync, no unmount, no flush).
+# tests/vm/run takes that end of the guest as intended.
+rb_crash() {
+	[[ -n ${RB_STATUS:-} && -n ${RB_RESULTS:-} ]] ||
+		die "rb_crash: run me under tests/vm/run"
+	printf 'PASS\n\n0\n' >"$RB_STATUS.tmp" && mv "$RB_STATUS.tmp" "$RB_STATUS"
+	echo "${1:-crash}" >"$RB_RESULTS/guest.crashed"
+	echo b >/proc/sysrq-trigger
+	sleep 30
+	die "rb_crash: the guest did not reset"
+}

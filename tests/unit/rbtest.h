@@ -9,6 +9,7 @@
 #include "readbal.h"
 
 #define QD	64	/* default queue depth of a test leg */
+#define MAX_SECTORS 256	/* and its largest request: 128 KiB */
 
 struct rbt {
 	struct rb_leg legs[RB_MAX_LEGS];
@@ -31,6 +32,7 @@ static inline void rbt_init_set(struct rbt *t, unsigned int n,
 	for (i = 0; i < n; i++) {
 		t->legs[i].index = i;
 		t->legs[i].queue_depth = QD;
+		t->legs[i].max_sectors = MAX_SECTORS;
 		t->legs[i].nonrot = nonrot & (1UL << i);
 	}
 	nonrot &= all_legs(n);
@@ -71,6 +73,7 @@ static inline struct rb_io rd(sector_t sector, unsigned int sectors,
 		.sector = sector,
 		.sectors = sectors,
 		.eligible = eligible,
+		.start_ns = shim_now_ns,	/* the core's clock as it routes */
 	};
 
 	return io;

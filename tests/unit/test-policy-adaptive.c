@@ -42,6 +42,10 @@ static void model(struct rbt *t, unsigned int leg, u64 cost,
 	l->idle = cost + lat;
 	l->idle_rate = l->rate;
 	l->cls[AD_IDLE_SMALL].sectors = 8 << AD_FIX;
+	l->measured = true;
+	l->probe_after = AD_PROBE_READS *
+			 (ad_lat(l, AD_PROBE_SECTORS) + cost +
+			  ((l->rate * AD_PROBE_SECTORS) >> AD_K_SHIFT));
 	l->last_finish = NOW;
 }
 
@@ -63,6 +67,7 @@ static void end(struct rbt *t, unsigned int leg, sector_t sector,
 {
 	struct rb_io io = rd(sector, sectors, all_legs(t->set.nr_legs));
 
+	io.start_ns = shim_now_ns - ns;
 	atomic_set(&t->legs[leg].inflight,
 		   atomic_read(&t->legs[leg].inflight) - 1);
 	t->pol.type->end_io(&t->pol, &t->legs[leg], &io, ns);
@@ -95,7 +100,7 @@ static int stream_of(struct rbt *t, sector_t sector, unsigned int sectors,
 {
 	struct rb_io io = rd(sector, sectors, eligible);
 
-	return ad_stream(actx(t), &t->set, &io);
+	return ad_stream(actx(t), &io);
 }
 
 static void test_defaults(void **state)
@@ -118,8 +123,8 @@ static void test_defaults(void **state)
 	/* unmeasured: optimistic defaults by leg type, no streams */
 	assert_true(aleg(&t, 0)->rate == AD_ROT_RATE);
 	assert_true(aleg(&t, 2)->rate == AD_FLASH_RATE);
-	for (i = 0; i < AD_NR_TAILS; i++)
-		assert_true(aleg(&t, 1)->tails[i] == AD_NO_SECTOR);
+	for (i = 0; i < AD_TAIL_SLOTS; i++)
+		assert_true(actx(&t)->tails[i] == 0);
 	assert_false(ad_measured(aleg(&t, 0)));
 	assert_true(aleg(&t, 0)->last_finish == NOW);
 	rbt_teardown(&t);
@@ -500,6 +505,32 @@ static void test_chunk(void **state)
 	assert_int_equal(part, 4096);
 	rbt_teardown(&t);
 
+	/*
+	 * Large chunks: each leg its share, so that both are done at once:
+	 * a quarter for the leg a third as fast, which starts as soon
+	 */
+	setup(&t, 2, 0x3);
+	assert_int_equal(knob_set(&t, "flash_chunk_kb", "65536"), 0);
+	model(&t, 0, 0, 300, 100 * US);
+	model(&t, 1, 0, 100, 100 * US);
+	assert_int_equal(route(&t, 0, 4 * MIB, 0x3, &part), 0);
+	/* fixed point: down to whole 4 KiB */
+	assert_true(part >= MIB - 16 && part <= MIB);
+	assert_int_equal(route(&t, part, 4 * MIB - part, 0x3, &part), 1);
+	assert_true(part >= 3 * MIB - 64 && part <= 3 * MIB + 16);
+	/* a leg whose queue holds 4 x 127 KiB takes no more at once */
+	t.legs[1].queue_depth = 4;
+	t.legs[1].max_sectors = 254;
+	atomic64_set(&aleg(&t, 1)->queued, 0);
+	inflight(&t, 1, 0);
+	/* (leg 0 still has its quarter to do: leg 1 starts first) */
+	assert_int_equal(route(&t, 8 * MIB, 4 * MIB, 0x3, &part), 1);
+	assert_int_equal(part, 4 * 254);
+	/* and one request when it is full */
+	atomic64_set(&aleg(&t, 1)->queued, 4 * 254);
+	assert_int_equal(ad_room(actx(&t), &t.legs[1]), 254);
+	rbt_teardown(&t);
+
 	/* rotational: 1 MiB pieces while another leg is idle ... */
 	setup(&t, 2, ROT);
 	model(&t, 0, 5 * MS, 10000, 0);
@@ -618,33 +649,48 @@ static void test_unmeasured(void **state)
 	rbt_teardown(&t);
 }
 
-/* io_opt: half the legs' chunks, at least 2 MiB, or the knob. */
+/*
+ * io_opt: half of a piece for every leg (a chunk, or less if half its
+ * queue holds less), at least 512 KiB, or the knob.
+ */
 static void test_io_opt(void **state)
 {
 	struct rbt t;
 
-	setup(&t, 3, 0x4);
-	assert_int_equal(t.pol.type->io_opt(&t.pol), 2 << 20);
+	setup(&t, 3, 0x4);			/* queues of 64 x 128 KiB */
+	assert_int_equal(t.pol.type->io_opt(&t.pol), (1024 + 64) << 10);
 	assert_int_equal(knob_set(&t, "rot_chunk_kb", "4096"), 0);
 	assert_int_equal(t.pol.type->io_opt(&t.pol), (4096 + 64) << 10);
-	assert_int_equal(knob_set(&t, "rot_chunk_kb", "2052"), 0);
-	assert_int_equal(t.pol.type->io_opt(&t.pol), (2052 + 64) << 10);
+	/* a leg of 4 x 127 KiB requests: half its queue is 254 KiB */
+	t.legs[0].queue_depth = 4;
+	t.legs[0].max_sectors = 254;
+	assert_int_equal(t.pol.type->io_opt(&t.pol),
+			 ((254 + 4096 + 128) / 2 & ~3) << 10);
+	/* no split: half of what the queue holds */
+	assert_int_equal(knob_set(&t, "rot_chunk_kb", "0"), 0);
+	assert_int_equal(t.pol.type->io_opt(&t.pol),
+			 ((254 + 4096 + 128) / 2 & ~3) << 10);
 	assert_int_equal(knob_set(&t, "io_opt_kb", "1024"), 0);
 	assert_int_equal(t.pol.type->io_opt(&t.pol), 1 << 20);
 	rbt_teardown(&t);
 
 	setup(&t, 16, 0);
 	assert_int_equal(t.pol.type->io_opt(&t.pol), 8 << 20);
-	assert_int_equal(knob_set(&t, "rot_chunk_kb", "2052"), 0);
-	assert_int_equal(t.pol.type->io_opt(&t.pol), (8 * 2052) << 10);
 	assert_int_equal(knob_set(&t, "rot_chunk_kb", "65536"), 0);
+	assert_int_equal(t.pol.type->io_opt(&t.pol), (16 * 4096 / 2) << 10);
+	assert_int_equal(knob_set(&t, "io_opt_kb", "262144"), 0);
 	assert_int_equal(t.pol.type->io_opt(&t.pol), AD_MAX_IO_OPT_KB << 10);
+	rbt_teardown(&t);
+
+	/* at least 512 KiB */
+	setup(&t, 2, 0x3);
+	assert_int_equal(t.pol.type->io_opt(&t.pol), 512 << 10);
 	rbt_teardown(&t);
 
 	/* an odd half is rounded down to whole 4 KiB */
 	setup(&t, 3, 0x7);
-	assert_int_equal(knob_set(&t, "flash_chunk_kb", "4100"), 0);
-	assert_int_equal(t.pol.type->io_opt(&t.pol), 6148 << 10);
+	assert_int_equal(knob_set(&t, "flash_chunk_kb", "4004"), 0);
+	assert_int_equal(t.pol.type->io_opt(&t.pol), 6004 << 10);
 	rbt_teardown(&t);
 }
 
@@ -653,7 +699,7 @@ static void test_accounting(void **state)
 {
 	struct rbt t;
 	struct ad_leg *l;
-	unsigned int i;
+	unsigned int i, j;
 
 	setup(&t, 2, 0);
 	l = aleg(&t, 1);
@@ -669,12 +715,26 @@ static void test_accounting(void **state)
 	/* an ineligible leg's tails are not looked at */
 	start(&t, 1, 100, 8);
 	assert_int_equal(stream_of(&t, 108, 8, 0x1), -1);
-	/* more streams than tails: the oldest are forgotten */
-	for (i = 0; i < 2 * AD_NR_TAILS; i++)
-		start(&t, 1, 1000 * (i + 1), 8);
-	assert_int_equal(stream_of(&t, 1008, 8, 0x3), -1);
-	assert_int_equal(stream_of(&t, 1000 * 2 * AD_NR_TAILS + 8, 8, 0x3),
-			 1);
+	assert_int_equal(stream_of(&t, 108, 8, 0x3), 1);
+	/* many streams: each tail is kept until two others share its slots */
+	for (i = 0; i < 16; i++)
+		start(&t, i % 2, 1000 * (i + 1), 8);
+	for (i = 0; i < 16; i++)
+		assert_int_equal(stream_of(&t, 1000 * (i + 1) + 8, 8, 0x3),
+				 i % 2);
+	for (i = 0; i < AD_TAIL_SLOTS; i++)
+		assert_true(actx(&t)->tails[i] == 0);
+	/* a third tail in a pair of slots replaces the second */
+	for (i = 2; ad_tail_slot(i) != ad_tail_slot(1); i++)
+		;
+	for (j = i + 1; ad_tail_slot(j) != ad_tail_slot(1); j++)
+		;
+	start(&t, 0, 0, 1);
+	start(&t, 0, i - 1, 1);
+	start(&t, 1, j - 1, 1);
+	assert_int_equal(stream_of(&t, i, 8, 0x3), -1);
+	assert_int_equal(stream_of(&t, 1, 8, 0x3), 0);
+	assert_int_equal(stream_of(&t, j, 8, 0x3), 1);
 	/* a run: chosen as the stream's leg, noted, its sample a run's */
 	model(&t, 0, 8 * MS, 40000, 0);
 	model(&t, 1, 8 * MS, 40000, 0);

@@ -42,6 +42,7 @@ static void end_read(struct rbt *t, unsigned int leg, u64 ns)
 {
 	struct rb_io io = rd(0, 8, all_legs(t->set.nr_legs));
 
+	io.start_ns = shim_now_ns - ns;
 	t->pol.type->end_io(&t->pol, &t->legs[leg], &io, ns);
 }
 

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Policy "round-robin" (btrfs 6.14 btrfs_read_rr): turns by bytes read. */
+/*
+ * Policy "round-robin" (btrfs 6.14 btrfs_read_rr): turns by bytes read,
+ * counted per CPU.
+ */
 #include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,9 +13,10 @@
 #include "rbtest.h"
 #include "policy-round-robin.c"
 
-static atomic64_t *counter(struct rbt *t)
+/* This CPU's turn: whose it is, and the sectors left of it */
+static struct round_robin_turn *turn(struct rbt *t)
 {
-	return &((struct round_robin_ctx *)t->pol.context)->sectors;
+	return this_cpu_ptr(((struct round_robin_ctx *)t->pol.context)->turn);
 }
 
 static void test_default(void **state)
@@ -21,7 +25,8 @@ static void test_default(void **state)
 
 	rbt_setup(&t, "round-robin", 2, 0);
 	assert_string_equal(knob_show(&t, "min_contig_read"), "262144");
-	assert_int_equal(atomic64_read(counter(&t)), 0);
+	assert_int_equal(turn(&t)->leg, 0);
+	assert_int_equal(turn(&t)->left, 0);
 	rbt_teardown(&t);
 }
 
@@ -34,7 +39,9 @@ static void test_turns_two_legs(void **state)
 	rbt_setup(&t, "round-robin", 2, 0);
 	for (i = 0; i < 16; i++)
 		assert_int_equal(sel(&t, i * 128, 128, 0x3), (i / 4) % 2);
-	assert_int_equal(atomic64_read(counter(&t)), 16 * 128);
+	/* 16 * 128 sectors: four whole turns */
+	assert_int_equal(turn(&t)->leg, 0);
+	assert_int_equal(turn(&t)->left, 512);
 	rbt_teardown(&t);
 }
 
@@ -80,36 +87,71 @@ static void test_ineligible_passes_turn(void **state)
 		assert_int_equal(sel(&t, 0, 8, 0x5), want[i]);
 	assert_int_equal(sel(&t, 0, 8, 0x1), 0);
 	assert_int_equal(sel(&t, 0, 8, 0x2), 1);
-	assert_int_equal(atomic64_read(counter(&t)), 8 * 8);
+	/* every read counted, whichever leg served it: 8 turns of 3 */
+	assert_int_equal(turn(&t)->leg, 2);
+	assert_int_equal(turn(&t)->left, 8);
 	rbt_teardown(&t);
 }
 
-/* The u64 count wraps: well defined, the turns carry on from 0. */
-static void test_counter_wrap(void **state)
+/*
+ * The turns are btrfs's (sectors so far / sectors per turn) % legs for any
+ * read sizes and turn lengths, however many turns one read covers.
+ */
+static void test_formula(void **state)
 {
+	static const char *const turns[] = { "512", "4096", "4608", "262144" };
+	unsigned int i, k, n, size, per;
 	struct rbt t;
 	u64 done;
-	unsigned int i, n;
-
-	rbt_setup(&t, "round-robin", 2, 0);
-	atomic64_set(counter(&t), -256);		/* U64_MAX - 255 */
-	assert_int_equal(sel(&t, 0, 128, 0x3), 1);	/* (2^55 - 1) % 2 */
-	assert_int_equal(sel(&t, 0, 128, 0x3), 1);
-	assert_int_equal(atomic64_read(counter(&t)), 0);
-	assert_int_equal(sel(&t, 0, 128, 0x3), 0);
-	assert_int_equal(atomic64_read(counter(&t)), 128);
-	rbt_teardown(&t);
 
 	for (n = 1; n <= RB_MAX_LEGS; n++) {
-		rbt_setup(&t, "round-robin", n, 0);
-		assert_int_equal(knob_set(&t, "min_contig_read", "4096"), 0);
-		done = U64_MAX - 40;
-		atomic64_set(counter(&t), done);
-		for (i = 0; i < 12; i++, done += 7)
-			assert_int_equal(sel(&t, 0, 7, all_legs(n)),
-					 (done / 8) % n);
-		rbt_teardown(&t);
+		for (k = 0; k < ARRAY_SIZE(turns); k++) {
+			rbt_setup(&t, "round-robin", n, 0);
+			assert_int_equal(knob_set(&t, "min_contig_read",
+						  turns[k]), 0);
+			per = atoi(turns[k]) / 512;
+			done = 0;
+			for (i = 0; i < 200; i++) {
+				/* 1 sector to 2 MiB, often past a turn */
+				size = 1 + (i * 7919) % (i % 3 ? 64 : 4096);
+				assert_int_equal(sel(&t, 0, size, all_legs(n)),
+						 (done / per) % n);
+				done += size;
+			}
+			rbt_teardown(&t);
+		}
 	}
+}
+
+/* Each CPU takes its own turns. */
+static void test_per_cpu(void **state)
+{
+	struct rbt t;
+
+	rbt_setup(&t, "round-robin", 2, 0);
+	assert_int_equal(sel(&t, 0, 512, 0x3), 0);
+	assert_int_equal(sel(&t, 0, 8, 0x3), 1);
+	shim_cpu = 1;
+	assert_int_equal(sel(&t, 0, 8, 0x3), 0);	/* its first read */
+	assert_int_equal(sel(&t, 0, 504, 0x3), 0);
+	assert_int_equal(sel(&t, 0, 8, 0x3), 1);
+	shim_cpu = 0;
+	assert_int_equal(sel(&t, 0, 8, 0x3), 1);	/* 16 into turn 1 */
+	rbt_teardown(&t);
+}
+
+/* A smaller min_contig_read cuts the turn in progress down to it. */
+static void test_knob_shrinks_turn(void **state)
+{
+	struct rbt t;
+
+	rbt_setup(&t, "round-robin", 2, 0);
+	assert_int_equal(sel(&t, 0, 8, 0x3), 0);	/* 504 left */
+	assert_int_equal(knob_set(&t, "min_contig_read", "4096"), 0);
+	assert_int_equal(sel(&t, 0, 8, 0x3), 0);	/* 8 left: it ends */
+	assert_int_equal(sel(&t, 0, 8, 0x3), 1);
+	assert_int_equal(sel(&t, 0, 8, 0x3), 0);
+	rbt_teardown(&t);
 }
 
 static void test_knob(void **state)
@@ -141,17 +183,24 @@ static void test_knob(void **state)
 	rbt_teardown(&t);
 }
 
-/* Concurrent selects: every read counted once, so the shares are exact. */
+/* Concurrent selects, each thread a CPU: each takes exact turns. */
 #define THREADS	4
 #define READS	50000
 
+struct reader_arg {
+	struct rbt *t;
+	unsigned int cpu;
+};
+
 static void *reader(void *arg)
 {
-	struct rbt *t = arg;
+	struct reader_arg *a = arg;
+	struct rbt *t = a->t;
 	struct rb_io io = rd(0, 8, 0x3);
 	unsigned long *on1 = calloc(1, sizeof(*on1));
 	int i;
 
+	shim_cpu = a->cpu;
 	for (i = 0; i < READS; i++)
 		*on1 += t->pol.type->select(&t->pol, &io);
 	return on1;
@@ -159,6 +208,7 @@ static void *reader(void *arg)
 
 static void test_concurrent(void **state)
 {
+	struct reader_arg arg[THREADS];
 	pthread_t th[THREADS];
 	unsigned long on1 = 0;
 	struct rbt t;
@@ -167,15 +217,18 @@ static void test_concurrent(void **state)
 
 	rbt_setup(&t, "round-robin", 2, 0);
 	assert_int_equal(knob_set(&t, "min_contig_read", "4096"), 0);
-	for (i = 0; i < THREADS; i++)
-		assert_int_equal(pthread_create(&th[i], NULL, reader, &t), 0);
+	for (i = 0; i < THREADS; i++) {
+		arg[i].t = &t;
+		arg[i].cpu = i % SHIM_NR_CPUS;
+		assert_int_equal(pthread_create(&th[i], NULL, reader, &arg[i]),
+				 0);
+	}
 	for (i = 0; i < THREADS; i++) {
 		assert_int_equal(pthread_join(th[i], &r), 0);
 		on1 += *(unsigned long *)r;
 		free(r);
 	}
 	assert_int_equal(on1, THREADS * READS / 2);
-	assert_int_equal(atomic64_read(counter(&t)), THREADS * READS * 8);
 	rbt_teardown(&t);
 }
 
@@ -187,7 +240,9 @@ int main(void)
 		cmocka_unit_test(test_turns_three_legs),
 		cmocka_unit_test(test_counts_before),
 		cmocka_unit_test(test_ineligible_passes_turn),
-		cmocka_unit_test(test_counter_wrap),
+		cmocka_unit_test(test_formula),
+		cmocka_unit_test(test_per_cpu),
+		cmocka_unit_test(test_knob_shrinks_turn),
 		cmocka_unit_test(test_knob),
 		cmocka_unit_test(test_concurrent),
 	};

@@ -223,12 +223,16 @@ static void test_limit(void **state)
 	double legs[SIM_MAX_LEGS], limit;
 
 	assert_int_equal(sim_limit(&cfg, legs, &limit), 0);
-	assert_near(legs[0], 25, 0.01);
+	/* 8 readers' windows through 4 tags: the queue drains a moment */
+	assert_near(legs[0], 25, 0.02);
 	assert_near(legs[2], 75, 0.01);
 	assert_near(limit, legs[0] + legs[1] + legs[2], 1e-9);
 }
 
-/* One buffered reader keeps a leg busy: two read-ahead windows in flight. */
+/*
+ * One buffered reader keeps a leg busy: a window is one bio, and the next
+ * is read ahead as soon as it has arrived.
+ */
 static void test_buffered_readahead(void **state)
 {
 	struct sim_config cfg = cfg_of("ssd+nvme", "seqread-1job", "guest");

@@ -13,6 +13,13 @@
  * routed on its own right away (dm_accept_partial_bio), and the bio ends
  * when all its parts have.  A policy's io_opt raises the read-ahead of
  * buffered readers to 2 * io_opt, as the kernel does at table load.
+ *
+ * The submitter waits for tags: each request takes one of its leg's
+ * nr_requests (blk_mq_get_tag()), or the submitter sleeps until one frees.
+ * A bio is submitted once all its requests have tags; only then is the
+ * rest of a split read mapped (dm resubmits it after the part), and only
+ * then may the submitter go on (core_submit() returns false until then and
+ * calls the bio's submitted()).
  */
 #include <stdio.h>
 #include <string.h>
@@ -93,6 +100,7 @@ int core_init(struct sim *s, const char *policy, char *err, size_t errlen)
 		c->legs[i].nonrot = !spec->rotational;
 		c->legs[i].queue_depth = spec->nr_requests ? spec->nr_requests :
 							     1;
+		c->legs[i].max_sectors = spec->max_kb * 2;
 		nonrot += c->legs[i].nonrot;
 		c->alive |= 1UL << i;
 	}
@@ -127,7 +135,10 @@ uint64_t core_leg_reads(struct sim *s, unsigned int leg)
 	return s->core->reads[leg];
 }
 
-/* Hand @b to leg @i, cut to what the leg takes in one request. */
+/*
+ * Hand @b to leg @i, cut to what the leg takes in one request; each
+ * request waits for a tag if the leg has none free (b->untagged).
+ */
 static void core_to_leg(struct sim *s, struct sim_bio *b, unsigned int i)
 {
 	uint32_t max = s->leg[i]->spec->max_kb * 2, n;
@@ -142,7 +153,8 @@ static void core_to_leg(struct sim *s, struct sim_bio *b, unsigned int i)
 		r->write = b->write;
 		r->bio = b;
 		b->pending++;
-		leg_submit(s->leg[i], r);
+		if (!leg_queue(s->leg[i], r))
+			b->untagged++;
 	}
 }
 
@@ -164,6 +176,15 @@ static void core_disk_waits(struct sim *s)
 	}
 }
 
+/* The submitter's context, as the policy sees it: pid, CPU, clock */
+static void core_context(struct sim *s, struct sim_bio *b)
+{
+	shim_current.pid = b->pid;
+	shim_cpu = b->cpu;
+	shim_now_ns = s->now;
+	core_disk_waits(s);
+}
+
 /* rb_route_read(): the policy's leg for @b, accounted, then the leg's */
 static void core_route(struct sim *s, struct sim_bio *b)
 {
@@ -173,11 +194,13 @@ static void core_route(struct sim *s, struct sim_bio *b)
 		.sector = b->sector,
 		.sectors = b->sectors,
 		.eligible = c->alive,
+		.start_ns = s->now,
 	};
 	unsigned int i = 0;
 	struct rb_leg *leg;
 
 	if (p->type) {
+		core_context(s, b);
 		i = p->type->select(p, &io);
 		if (i >= c->set.nr_legs || !rb_leg_eligible(&io, i)) {
 			fprintf(stderr, "rbsim: %s chose leg %u\n",
@@ -207,52 +230,112 @@ static void core_part_done(struct sim *s, struct sim_bio *part)
 		b->done(s, b);
 }
 
-/*
- * rb_map_read(): the policy's chunk hook may keep the head of the read
- * (dm_accept_partial_bio); dm resubmits the rest, which is mapped on its
- * own, here at once.  Each part is a bio of its own on its leg.
- */
-static void core_read(struct sim *s, struct sim_bio *b)
+/* A part of @n sectors from the head of the rest of split read @b */
+static struct sim_bio *core_route_part(struct sim *s, struct sim_bio *b,
+				       unsigned int n);
+
+static bool core_map_rest(struct sim *s, struct sim_bio *b);
+
+/* Every part is mapped and has its tags: drop the read's own count. */
+static void core_part_mapped(struct sim *s, struct sim_bio *b)
+{
+	if (!--b->pending)
+		b->done(s, b);
+}
+
+/* A part has its tags: dm maps the rest of the read now. */
+static void core_part_submitted(struct sim *s, struct sim_bio *part)
+{
+	struct sim_bio *b = part->owner;
+
+	b->untagged--;
+	if (!core_map_rest(s, b))
+		return;
+	if (b->submitted)
+		b->submitted(s, b);
+	core_part_mapped(s, b);
+}
+
+static struct sim_bio *core_route_part(struct sim *s, struct sim_bio *b,
+				       unsigned int n)
+{
+	struct sim_bio *part = sim_bio_get(s);
+
+	if (!n || n > b->rest_sectors)
+		n = b->rest_sectors;
+	part->sector = b->rest;
+	part->sectors = n;
+	part->pid = b->pid;
+	part->cpu = b->cpu;
+	part->done = core_part_done;
+	part->submitted = core_part_submitted;
+	part->owner = b;
+	b->pending++;
+	b->rest += n;
+	b->rest_sectors -= n;
+	core_route(s, part);
+	if (part->untagged)
+		b->untagged++;
+	return part;
+}
+
+/* The chunk hook on the rest of @b, in its submitter's context */
+static unsigned int core_chunk(struct sim *s, struct sim_bio *b,
+			       sector_t sector, unsigned int sectors)
 {
 	struct rb_policy *p = &s->core->pol;
 	struct rb_io io = {
-		.sector = b->sector,
-		.sectors = b->sectors,
+		.sector = sector,
+		.sectors = sectors,
 		.eligible = s->core->alive,
+		.start_ns = s->now,
 	};
-	struct sim_bio *part;
+
+	core_context(s, b);
+	return p->type->chunk(p, &io);
+}
+
+/*
+ * Map the rest of split read @b, a part at a time, each once the one
+ * before has its tags (dm_accept_partial_bio(): dm resubmits the rest
+ * after the part).  Returns true once every part has its tags: the
+ * submitter goes on.  The read holds a pending count of its own until
+ * every part is mapped, so that it cannot end before.
+ */
+static bool core_map_rest(struct sim *s, struct sim_bio *b)
+{
+	while (b->rest_sectors && !b->untagged)
+		core_route_part(s, b, core_chunk(s, b, b->rest,
+						 b->rest_sectors));
+	if (b->rest_sectors || b->untagged)
+		return false;
+	return true;
+}
+
+/*
+ * rb_map_read(): the policy's chunk hook may keep the head of the read for
+ * the leg it picks (dm_accept_partial_bio()); the rest is mapped as parts
+ * of their own, each on its leg.  Returns true if the submitter may go on
+ * now, else b->submitted() says when.
+ */
+static bool core_read(struct sim *s, struct sim_bio *b)
+{
 	unsigned int n = 0;
 
-	if (p->type) {
-		shim_current.pid = b->pid;
-		shim_cpu = b->cpu;
-		shim_now_ns = s->now;
-		core_disk_waits(s);
-		if (p->type->chunk)
-			n = p->type->chunk(p, &io);
-	}
-	if (!n || n >= io.sectors) {
+	if (s->core->pol.type && s->core->pol.type->chunk)
+		n = core_chunk(s, b, b->sector, b->sectors);
+	if (!n || n >= b->sectors) {
 		core_route(s, b);
-		return;
+		return !b->untagged;
 	}
-	for (;;) {
-		part = sim_bio_get(s);
-		part->sector = io.sector;
-		part->sectors = n;
-		part->pid = b->pid;
-		part->cpu = b->cpu;
-		part->done = core_part_done;
-		part->owner = b;
-		b->pending++;
-		core_route(s, part);
-		io.sector += n;
-		io.sectors -= n;
-		if (!io.sectors)
-			break;
-		n = p->type->chunk(p, &io);
-		if (!n || n > io.sectors)
-			n = io.sectors;
-	}
+	b->pending++;			/* the read's own, while mapping */
+	b->rest = b->sector;
+	b->rest_sectors = b->sectors;
+	core_route_part(s, b, n);
+	if (!core_map_rest(s, b))
+		return false;
+	b->pending--;			/* no part can have ended yet */
+	return true;
 }
 
 /* rb_end_read() */
@@ -265,6 +348,7 @@ static void core_end_read(struct sim *s, struct sim_bio *b)
 		.sector = b->sector,
 		.sectors = b->sectors,
 		.eligible = b->eligible,
+		.start_ns = b->start,
 	};
 	u64 ns = s->now - b->start, ewma;
 
@@ -277,19 +361,33 @@ static void core_end_read(struct sim *s, struct sim_bio *b)
 	}
 }
 
-void core_submit(struct sim *s, struct sim_bio *b)
+/*
+ * A bio from a submitter: a read is mapped, a write cloned to every leg.
+ * Returns true if the submitter may go on now; else b->submitted() is
+ * called once every request has a tag.
+ */
+bool core_submit(struct sim *s, struct sim_bio *b)
 {
 	struct core *c = s->core;
 	unsigned int i;
 
 	b->pending = 0;
-	if (!b->write) {
-		core_read(s, b);
-		return;
-	}
+	b->untagged = 0;
+	if (!b->write)
+		return core_read(s, b);
 	for (i = 0; i < s->nr_legs; i++)
 		if (c->alive & (1UL << i))
 			core_to_leg(s, b, i);
+	return !b->untagged;
+}
+
+/* A request waiting for a tag got one: its bio is submitted with its last. */
+void core_req_tagged(struct sim *s, struct leg_req *r)
+{
+	struct sim_bio *b = r->bio;
+
+	if (!--b->untagged && b->submitted)
+		b->submitted(s, b);
 }
 
 void core_req_done(struct sim *s, struct leg_req *r)

@@ -30,11 +30,34 @@ void leg_free(struct leg_model *m)
 	free(m);
 }
 
-void leg_submit(struct leg_model *m, struct leg_req *r)
+static void leg_submit(struct leg_model *m, struct leg_req *r)
 {
+	m->tagged++;
 	r->leg = m;
 	r->queued = m->sim->now;
 	m->submit(m, r);
+}
+
+/*
+ * blk_mq_get_tag(): a request gets one of the leg's nr_requests tags and
+ * goes to the model, or its submitter waits, in order, for one to free.
+ * Returns true if it got one now.
+ */
+bool leg_queue(struct leg_model *m, struct leg_req *r)
+{
+	unsigned int tags = m->spec->nr_requests ? m->spec->nr_requests : 1;
+
+	if (m->tagged < tags && !m->tag_head) {
+		leg_submit(m, r);
+		return true;
+	}
+	r->tag_next = NULL;
+	if (m->tag_tail)
+		m->tag_tail->tag_next = r;
+	else
+		m->tag_head = r;
+	m->tag_tail = r;
+	return false;
 }
 
 /* The request got a slot: the block layer's request starts its clock. */
@@ -43,12 +66,22 @@ void leg_dispatched(struct leg_model *m, struct leg_req *r)
 	r->dispatched = m->sim->now;
 }
 
-/* The request ended now: part_stat, then the core. */
+/* The request ended now: part_stat, its tag to the next, then the core. */
 void leg_done(struct leg_model *m, struct leg_req *r)
 {
+	struct leg_req *next = m->tag_head;
+
 	if (!r->write) {
 		m->disk_reads++;
 		m->disk_read_ns += m->sim->now - r->dispatched;
+	}
+	m->tagged--;
+	if (next) {
+		m->tag_head = next->tag_next;
+		if (!m->tag_head)
+			m->tag_tail = NULL;
+		leg_submit(m, next);
+		core_req_tagged(m->sim, next);
 	}
 	core_req_done(m->sim, r);
 }

@@ -25,13 +25,22 @@ struct sim_bio {
 	int pid;			/* the submitter's current->pid */
 	unsigned int cpu;		/* and CPU */
 	void (*done)(struct sim *s, struct sim_bio *b);
+	/*
+	 * Called when the submitter may go on: every request of the bio has
+	 * a tag of its leg.  Only when core_submit() returned false.
+	 */
+	void (*submitted)(struct sim *s, struct sim_bio *b);
 	void *owner;			/* the submitter's */
+	void *submitter;		/* the submitter's, for submitted() */
 	bool ended;			/* the submitter's: done was called */
 	/* the core's per-bio data */
 	unsigned long eligible;
 	unsigned int leg;		/* read: the leg chosen */
 	simtime_t start;
-	unsigned int pending;		/* leg requests not yet ended */
+	unsigned int pending;		/* leg requests (or parts) not ended */
+	unsigned int untagged;		/* leg requests waiting for a tag */
+	uint64_t rest;			/* split read: the part still to route */
+	uint32_t rest_sectors;
 	struct sim_bio *next_free;
 };
 
@@ -44,7 +53,8 @@ struct leg_req {
 	simtime_t dispatched;		/* got a slot: part_stat counts from here */
 	struct sim_bio *bio;
 	struct leg_model *leg;
-	struct leg_req *next;		/* wait queues and the free list */
+	struct leg_req *next;		/* the model's queues, the free list */
+	struct leg_req *tag_next;	/* waiting for a tag */
 };
 
 struct leg_model {
@@ -57,6 +67,9 @@ struct leg_model {
 	void (*destroy)(struct leg_model *m);
 	void *priv;
 	uint64_t disk_reads, disk_read_ns;	/* the disk's part_stat */
+	/* nr_requests tags: a request holds one from submission to its end */
+	unsigned int tagged;
+	struct leg_req *tag_head, *tag_tail;	/* submitters waiting */
 };
 
 /* Objects of one size, recycled; all freed with the pool. */
@@ -123,7 +136,7 @@ static inline void sim_req_put(struct sim *s, struct leg_req *r)
 struct leg_model *leg_new(struct sim *s, const struct leg_spec *spec,
 			  unsigned int index);
 void leg_free(struct leg_model *m);
-void leg_submit(struct leg_model *m, struct leg_req *r);
+bool leg_queue(struct leg_model *m, struct leg_req *r);
 void leg_dispatched(struct leg_model *m, struct leg_req *r);
 void leg_done(struct leg_model *m, struct leg_req *r);
 void leg_pipe_init(struct leg_model *m);
@@ -131,7 +144,8 @@ void leg_hdd_init(struct leg_model *m);
 
 /* core.c: dm-readbal's map/end_io around the policy */
 int core_init(struct sim *s, const char *policy, char *err, size_t errlen);
-void core_submit(struct sim *s, struct sim_bio *b);
+bool core_submit(struct sim *s, struct sim_bio *b);
+void core_req_tagged(struct sim *s, struct leg_req *r);
 void core_req_done(struct sim *s, struct leg_req *r);
 uint64_t core_leg_reads(struct sim *s, unsigned int leg);
 void core_fini(struct sim *s);

@@ -6,14 +6,20 @@
  * walk their own slice of the mirror (fio's offset_increment), random ones
  * pick bs-aligned offsets over the whole mirror; rw mixes pick reads with
  * rwmixread percent.  An I/O larger than 1 MiB goes down as 1 MiB bios
- * (BIO_MAX_VECS pages), each routed on its own.
+ * (BIO_MAX_VECS pages of the user's buffer), each routed on its own.
+ *
+ * A job submits in its own context: while a bio it submitted waits for a
+ * leg's tags, the job does nothing else (io_submit() or the read-ahead in
+ * read() sleeps in blk_mq_get_tag()).
  *
  * A buffered sequential reader does read() calls of bs bytes through the
  * page cache, whose read-ahead (mm/readahead.c, simplified) issues windows
  * of up to max(ra, bs) bytes: a miss issues one synchronously with the
  * next window's trigger bs into it; reading across a trigger issues the
- * next window, whose trigger is its first byte.  So up to two windows are
- * in flight, as with a steady ondemand_readahead().  Windows grow as the
+ * next window, whose trigger is its first byte.  A window goes down as
+ * one bio (its pages are new and mostly contiguous, so the bio's vectors
+ * span many pages each), readable only once all of it has arrived; so
+ * the next window starts when the one before has ended.  Windows grow as the
  * kernel's do: the first get_init_ra_size(), then get_next_ra_size() of
  * the one before (at the default 128 KiB, every window is the largest).  A read() returns when its
  * bytes have arrived, plus the copy at copy_mibps.  Random buffered reads
@@ -24,7 +30,7 @@
 #include "sim-int.h"
 
 #define BIO_MAX_SECTORS	2048		/* 1 MiB */
-#define RA_MAX_BIOS	64		/* room for bs and ra up to 16 MiB */
+#define RA_MAX_BIOS	64		/* windows in flight or unread */
 
 struct job {
 	struct sim *sim;
@@ -41,6 +47,10 @@ struct job {
 	unsigned int ra_n;
 	bool waiting;
 	simtime_t read_start;
+	/* bios not yet submitted (waiting for tags), and what then */
+	unsigned int blocked;
+	unsigned int deferred;		/* direct I/Os to issue */
+	bool resume_read;		/* the read() to go on */
 };
 
 /* One application I/O of a direct job. */
@@ -67,9 +77,24 @@ static bool buffered_reader(struct sim *s)
 	return s->cfg->wl.buffered && s->cfg->wl.rw == RW_READ;
 }
 
-/* Submit [sector, +sectors) as bios of at most 1 MiB. */
+static void job_resume(struct job *j);
+
+/* A bio the job submitted has its tags: the job goes on once all have. */
+static void job_submitted(struct sim *s, struct sim_bio *b)
+{
+	struct job *j = b->submitter;
+
+	(void)s;
+	if (!--j->blocked)
+		job_resume(j);
+}
+
+/*
+ * Submit [sector, +sectors) as bios of at most @max sectors; the job is
+ * blocked until each has its tags.
+ */
 static unsigned int submit_bios(struct job *j, uint64_t sector,
-				uint32_t sectors, bool write,
+				uint32_t sectors, uint32_t max, bool write,
 				void (*done)(struct sim *, struct sim_bio *),
 				void *owner, struct sim_bio **out)
 {
@@ -80,19 +105,22 @@ static unsigned int submit_bios(struct job *j, uint64_t sector,
 	for (; sectors; sectors -= len, sector += len) {
 		struct sim_bio *b = sim_bio_get(s);
 
-		len = sectors > BIO_MAX_SECTORS ? BIO_MAX_SECTORS : sectors;
+		len = sectors > max ? max : sectors;
 		b->sector = sector;
 		b->sectors = len;
 		b->write = write;
 		b->pid = j->pid;
 		b->cpu = j->cpu;
 		b->done = done;
+		b->submitted = job_submitted;
 		b->owner = owner;
+		b->submitter = j;
 		b->ended = false;
 		if (out)
 			out[n] = b;
 		n++;
-		core_submit(s, b);
+		if (!core_submit(s, b))
+			j->blocked++;
 	}
 	return n;
 }
@@ -129,6 +157,10 @@ static void direct_issue(struct job *j)
 
 	if (s->now >= s->end)
 		return;
+	if (j->blocked) {		/* after the submission in progress */
+		j->deferred++;
+		return;
+	}
 	if (wl->rw == RW_READ || wl->rw == RW_RANDREAD)
 		write = false;
 	else if (wl->rw == RW_WRITE || wl->rw == RW_RANDWRITE)
@@ -149,7 +181,8 @@ static void direct_issue(struct job *j)
 	io->sectors = n;
 	io->write = write;
 	io->bios = (n + BIO_MAX_SECTORS - 1) / BIO_MAX_SECTORS;
-	submit_bios(j, j->base + off, n, write, direct_bio_done, io, NULL);
+	submit_bios(j, j->base + off, n, BIO_MAX_SECTORS, write,
+		    direct_bio_done, io, NULL);
 }
 
 static void direct_start(struct sim *s, void *arg)
@@ -273,12 +306,22 @@ static bool ra_window(struct job *j, uint64_t len)
 
 	if (start + len > j->len)
 		len = j->len - start;
-	if (!len || j->ra_n + len / BIO_MAX_SECTORS + 1 > RA_MAX_BIOS)
+	if (!len || j->ra_n + 1 > RA_MAX_BIOS)
 		return false;
-	j->ra_n += submit_bios(j, j->base + start, (uint32_t)len, false,
-			       ra_bio_done, j, &j->ra[j->ra_n]);
+	j->ra_n += submit_bios(j, j->base + start, (uint32_t)len,
+			       (uint32_t)len, false, ra_bio_done, j,
+			       &j->ra[j->ra_n]);
 	j->ra_end = start + len;
 	return true;
+}
+
+/* The read's bytes: copy them now, or once they arrive. */
+static void read_wait(struct job *j)
+{
+	if (ra_ready(j))
+		read_copy(j);
+	else
+		j->waiting = true;
 }
 
 static void read_call(struct job *j)
@@ -309,10 +352,23 @@ static void read_call(struct job *j)
 	}
 	while (j->ra_end < j->pos + bs && ra_window(j, j->ra_size))
 		;
-	if (ra_ready(j))
-		read_copy(j);
-	else
-		j->waiting = true;
+	if (j->blocked) {		/* in submit_bio() still */
+		j->resume_read = true;
+		return;
+	}
+	read_wait(j);
+}
+
+static void job_resume(struct job *j)
+{
+	if (j->resume_read) {
+		j->resume_read = false;
+		read_wait(j);
+	}
+	while (!j->blocked && j->deferred) {
+		j->deferred--;
+		direct_issue(j);
+	}
 }
 
 static void buffered_start(struct sim *s, void *arg)

@@ -3,7 +3,8 @@
  * User-space stand-in for the few kernel headers readbal.h includes, so that
  * tests/unit builds dm-readbal/readbal-policy.c and policy-*.c unchanged.
  * Only what those files use, plus hooks the tests set:
- *   shim_cpu		the CPU this_cpu_*() acts on (SHIM_NR_CPUS of them)
+ *   shim_cpu		the CPU this_cpu_*() and get_cpu_ptr() act on
+ *			(SHIM_NR_CPUS of them; one per thread)
  *   shim_current	what `current` points to (pid)
  *   shim_disk_wait_ns	rb_leg_disk_read_wait_ns() by leg index
  *   shim_now_ns	what ktime_get_ns() returns (the simulator's clock)
@@ -32,6 +33,7 @@ typedef uint64_t u64;
 typedef int32_t s32;
 typedef int64_t s64;
 typedef u64 sector_t;
+#define U32_MAX		UINT32_MAX
 #define U64_MAX		UINT64_MAX
 #define __percpu
 
@@ -44,6 +46,7 @@ typedef u64 sector_t;
 
 /* linux/kernel.h */
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define BIT(nr)		(1UL << (nr))
 
 static inline unsigned long __ffs(unsigned long word)
 {
@@ -159,9 +162,12 @@ static inline void shim_free(const void *p)
 #define kzalloc(size, gfp)	shim_alloc(size)
 #define kfree(p)		shim_free(p)
 
-/* linux/percpu.h: SHIM_NR_CPUS copies; shim_cpu says which one is "this". */
+/*
+ * linux/percpu.h: SHIM_NR_CPUS copies; shim_cpu says which one is "this",
+ * per thread, so threads of a test can be CPUs of their own.
+ */
 #define SHIM_NR_CPUS	4
-extern unsigned int shim_cpu;
+extern __thread unsigned int shim_cpu;
 
 #define alloc_percpu(type) \
 	((type *)shim_alloc(SHIM_NR_CPUS * sizeof(type)))
@@ -170,6 +176,9 @@ extern unsigned int shim_cpu;
 #define this_cpu_ptr(p)		per_cpu_ptr(p, shim_cpu)
 #define this_cpu_read(pcp)	(*this_cpu_ptr(&(pcp)))
 #define this_cpu_write(pcp, val) (*this_cpu_ptr(&(pcp)) = (val))
+/* no preemption to disable: a "CPU" is what shim_cpu says */
+#define get_cpu_ptr(p)		this_cpu_ptr(p)
+#define put_cpu_ptr(p)		((void)(p))
 #define for_each_possible_cpu(cpu) \
 	for ((cpu) = 0; (cpu) < SHIM_NR_CPUS; (cpu)++)
 

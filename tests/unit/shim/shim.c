@@ -4,7 +4,7 @@
 
 int shim_fail_alloc_in;
 int shim_live_allocs;
-unsigned int shim_cpu;
+__thread unsigned int shim_cpu;
 struct task_struct shim_current = { .pid = 1 };
 u64 shim_disk_wait_ns[SHIM_MAX_LEGS];
 u64 shim_now_ns;
