@@ -114,6 +114,10 @@ int rb_log_create(struct readbal_c *rc)
 		ti->error = "region_size must be a power of 2 from a page to 64 MiB";
 		return -EINVAL;
 	}
+	if (rc->region_size > ti->len) {
+		ti->error = "region_size is larger than the mirror";
+		return -EINVAL;
+	}
 	snprintf(size, sizeof(size), "%u", rc->region_size);
 	if (rc->log_sync == RB_LOG_SYNC)
 		flag = "sync";

@@ -84,6 +84,43 @@ static void spec_legs(struct rb_table *t, unsigned int n)
 	}
 }
 
+/* Lines with every combination of the log options create has. */
+static void log_lines(FILE *f, struct rb_table *t)
+{
+	static const unsigned int sizes[] = { 0, 1024 };
+	static const char *const devs[] = { "", "8:48" };
+	static const char *const flags[] = { "", "sync", "nosync" };
+	struct rb_log_spec log;
+	char line[RB_DEV_MAX * 40];
+	size_t s, d, fl;
+
+	for (s = 0; s < 2; s++)
+		for (d = 0; d < 2; d++)
+			for (fl = 0; fl < 3; fl++) {
+				memset(&log, 0, sizeof(log));
+				log.region_size = sizes[s];
+				strcpy(log.dev, devs[d]);
+				log.sync = (enum rb_log_sync)fl;
+				t->nfeatures = 0;
+				assert_int_equal(rb_table_add_log(t, &log), 0);
+				assert_int_equal(rb_table_line(t, line,
+							       sizeof(line)), 0);
+				fprintf(f, "log: region_size %u, log_dev '%s', "
+					"flag '%s':\n%s\n", sizes[s], devs[d],
+					flags[fl], line);
+			}
+	/* after the rebuild features replace adds */
+	t->nfeatures = 0;
+	assert_int_equal(rb_table_add_feature(t, "rebuild", "1"), 0);
+	memset(&log, 0, sizeof(log));
+	log.region_size = 8;
+	strcpy(log.dev, "/dev/disk/by-id/wwn-0x5000c500a1b2c3d4-part1");
+	log.sync = RB_LOG_SYNC_NOSYNC;
+	assert_int_equal(rb_table_add_log(t, &log), 0);
+	assert_int_equal(rb_table_line(t, line, sizeof(line)), 0);
+	fprintf(f, "rebuild 1, then a log on a long path:\n%s\n", line);
+}
+
 /* Every line the tool builds for a set of specs, in one golden file. */
 static void test_lines_golden(void **state)
 {
@@ -142,6 +179,11 @@ static void test_lines_golden(void **state)
 	assert_int_equal(rb_table_line(&t, line, sizeof(line)), 0);
 	fprintf(f, "features max_read_errors 5, rebuild 1 (twice), rebuild 0:\n%s\n",
 		line);
+
+	/* the log features as create writes them, in the target's order */
+	t.nfeatures = 0;
+	strcpy(t.legs[0].dev, "8:0");
+	log_lines(f, &t);
 	got = tt_end(&b);
 	tt_golden("table-lines.txt", got);
 	free(got);
@@ -170,6 +212,13 @@ static void test_parse_round_trip(void **state)
 		"2 251:0 2048 251:1 0 device 2 preferred 0,1",
 		"2 251:0 0 251:1 0 latency 0 2 feat_a feat_b",
 		"3 251:0 0 251:1 0 251:2 0 pid 0 6 max_read_errors 7 rebuild 1 rebuild 2",
+		/* target 1.2's log features, as dmsetup table prints them */
+		"2 251:0 0 251:1 0 pid 0 4 region_size 1024 log_dev 251:3",
+		"2 251:0 0 251:1 0 pid 0 1 sync",
+		"2 251:0 0 251:1 0 pid 0 1 nosync",
+		"2 251:0 0 251:1 0 pid 0 3 log_dev 251:3 nosync",
+		"3 251:0 0 251:1 0 251:2 0 roundrobin 2 rot_nonlocal_inc 3 9 max_read_errors 7 rebuild 1 region_size 8 log_dev /dev/rb/glog sync",
+		"2 251:0 0 251:1 0 pid 0 3 SYNC region_size 16",
 	};
 	struct rb_table t;
 	char err[256], out[1024];
@@ -207,6 +256,71 @@ static void test_parse_round_trip(void **state)
 			    "max_read_errors 7 rebuild 1 rebuild 2 rebuild 0");
 }
 
+/* Features one word or two: found, added once, dropped, read as a log. */
+static void test_feature_words(void **state)
+{
+	static const char *const line =
+		"2 251:0 0 251:1 0 pid 0 7 rebuild 1 sync region_size 1024 "
+		"log_dev 251:3";
+	struct rb_log_spec log;
+	struct rb_table t;
+	char err[256], out[1024];
+
+	(void)state;
+	assert_int_equal(rb_feature_words("sync"), 1);
+	assert_int_equal(rb_feature_words("NoSync"), 1);
+	assert_int_equal(rb_feature_words("region_size"), 2);
+	assert_int_equal(rb_feature_words("synced"), 2);
+	assert_int_equal(rb_table_parse(line, 8, &t, err, sizeof(err)), 0);
+	assert_string_equal(rb_table_feature(&t, "region_size"), "1024");
+	assert_string_equal(rb_table_feature(&t, "log_dev"), "251:3");
+	assert_string_equal(rb_table_feature(&t, "sync"), "sync");
+	assert_string_equal(rb_table_feature(&t, "rebuild"), "1");
+	assert_null(rb_table_feature(&t, "nosync"));
+	/* "1" is rebuild's value, not a feature name */
+	assert_null(rb_table_feature(&t, "1"));
+	assert_null(rb_table_feature(&t, "1024"));
+	rb_table_log(&t, &log);
+	assert_int_equal(log.region_size, 1024);
+	assert_string_equal(log.dev, "251:3");
+	assert_int_equal(log.sync, RB_LOG_SYNC_SYNC);
+
+	/* what is there is not added again; a value after "sync" counts */
+	assert_int_equal(rb_table_add_feature(&t, "sync", NULL), 0);
+	assert_int_equal(rb_table_add_feature(&t, "rebuild", "1"), 0);
+	assert_int_equal(rb_table_add_feature(&t, "region_size", "1024"), 0);
+	assert_int_equal(t.nfeatures, 7);
+	assert_int_equal(rb_table_add_feature(&t, "rebuild", "0"), 0);
+	assert_int_equal(rb_table_params(&t, out, sizeof(out)), 0);
+	assert_string_equal(out, "2 251:0 0 251:1 0 pid 0 9 rebuild 1 sync "
+			    "region_size 1024 log_dev 251:3 rebuild 0");
+
+	/* dropped with its value, wherever it is */
+	assert_int_equal(rb_table_del_feature(&t, "sync"), 1);
+	assert_int_equal(rb_table_del_feature(&t, "sync"), 0);
+	assert_int_equal(rb_table_del_feature(&t, "rebuild"), 2);
+	assert_int_equal(rb_table_params(&t, out, sizeof(out)), 0);
+	assert_string_equal(out, "2 251:0 0 251:1 0 pid 0 4 region_size 1024 "
+			    "log_dev 251:3");
+	assert_int_equal(rb_table_del_feature(&t, "region_size"), 1);
+	assert_int_equal(rb_table_del_feature(&t, "log_dev"), 1);
+	assert_int_equal(rb_table_params(&t, out, sizeof(out)), 0);
+	assert_string_equal(out, "2 251:0 0 251:1 0 pid 0");
+	rb_table_log(&t, &log);
+	assert_int_equal(log.region_size, 0);
+	assert_string_equal(log.dev, "");
+	assert_int_equal(log.sync, RB_LOG_SYNC_DEFAULT);
+
+	/* a flag alone, and nosync read as such */
+	assert_int_equal(rb_table_add_feature(&t, "nosync", NULL), 0);
+	assert_int_equal(rb_table_params(&t, out, sizeof(out)), 0);
+	assert_string_equal(out, "2 251:0 0 251:1 0 pid 0 1 nosync");
+	rb_table_log(&t, &log);
+	assert_int_equal(log.sync, RB_LOG_SYNC_NOSYNC);
+	assert_int_equal(rb_table_del_feature(&t, "nosync"), 1);
+	assert_int_equal(t.nfeatures, 0);
+}
+
 static void test_features_full(void **state)
 {
 	struct rb_table t;
@@ -239,6 +353,9 @@ static void test_parse_errors(void **state)
 		{ "2 8:0 0 8:16 0 roundrobin 4 a 1", "policy roundrobin: 4 policy arguments announced, 2 present" },
 		{ "2 8:0 0 8:16 0 pid 0 2 onlyone", "bad feature list after the policy: '2'" },
 		{ "2 8:0 0 8:16 0 pid 0 junk", "bad feature list after the policy: 'junk'" },
+		{ "2 8:0 0 8:16 0 pid 0 1 region_size", "feature region_size without its value" },
+		{ "2 8:0 0 8:16 0 pid 0 3 sync nosync log_dev", "feature log_dev without its value" },
+		{ "2 8:0 0 8:16 0 pid 0 3 rebuild 1 max_read_errors", "feature max_read_errors without its value" },
 	};
 	struct rb_table t;
 	char err[256];
@@ -304,6 +421,7 @@ int main(void)
 		cmocka_unit_test(test_lines_golden),
 		cmocka_unit_test(test_line_too_long),
 		cmocka_unit_test(test_parse_round_trip),
+		cmocka_unit_test(test_feature_words),
 		cmocka_unit_test(test_features_full),
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_length),

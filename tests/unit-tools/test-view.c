@@ -148,6 +148,41 @@ static void test_status_view_11(void **state)
 	free(got);
 }
 
+/* Target 1.2: the log from the table; a disk log resyncing, a core log. */
+static void test_status_view_12(void **state)
+{
+	struct rb_log_spec log = {
+		.region_size = 1024, .dev = "251:3",
+		.sync = RB_LOG_SYNC_DEFAULT,
+	};
+	struct rb_status st;
+	struct rb_view v = {
+		.name = "mix", .kname = "dm-0", .sectors = 131072,
+		.st = &st, .info = infos, .log = &log, .log_name = "glog",
+	};
+	struct tt_buf b;
+	FILE *f;
+	char *got;
+
+	(void)state;
+	parse("3 11 8:16 A 0 0 0 0 0 0 0 0 0 8:32 A 0 0 0 0 0 0 0 0 0 "
+	      "259:0 A 0 0 0 0 0 0 0 0 0 pid 0 40/128 20", &st);
+	check(&v, "view-status12.txt", "view-status12.json");
+	/* a core log given sync, and one with nosync and the default size */
+	f = tt_begin(&b);
+	log.dev[0] = '\0';
+	log.sync = RB_LOG_SYNC_SYNC;
+	v.log_name = NULL;
+	rb_view_text(f, &v);
+	rb_view_json(f, &v);
+	log.region_size = 0;
+	log.sync = RB_LOG_SYNC_NOSYNC;
+	rb_view_json(f, &v);
+	got = tt_end(&b);
+	tt_golden("view-status12-core.txt", got);
+	free(got);
+}
+
 static void test_list(void **state)
 {
 	struct rb_list_entry e[3] = {
@@ -194,6 +229,7 @@ int main(void)
 		cmocka_unit_test(test_status_view),
 		cmocka_unit_test(test_status_view_no_sysfs),
 		cmocka_unit_test(test_status_view_11),
+		cmocka_unit_test(test_status_view_12),
 		cmocka_unit_test(test_watch_view),
 		cmocka_unit_test(test_watch_after_reset),
 		cmocka_unit_test(test_list),

@@ -4,42 +4,84 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include "build.h"
 #include "catalog.h"
 #include "common.h"
+#include "dirtylog.h"
 #include "util.h"
 
-int rb_build_getopt(const struct rb_cmd *c, int argc, char **argv,
-		    const char **policy)
+/* The smallest region: a page, as the target wants. */
+static unsigned int rb_page_sectors(void)
 {
+	long page = sysconf(_SC_PAGESIZE);
+
+	return page > 512 ? (unsigned int)(page / 512) : 8;
+}
+
+int rb_build_getopt(const struct rb_cmd *c, int argc, char **argv,
+		    struct rb_build_opts *o)
+{
+	enum { OPT_LOG_DEV = 256, OPT_SYNC, OPT_ASSUME_CLEAN };
 	static const struct option opts[] = {
 		{ "policy", required_argument, NULL, 'p' },
+		{ "region-size", required_argument, NULL, 'R' },
+		{ "log-dev", required_argument, NULL, OPT_LOG_DEV },
+		{ "sync", no_argument, NULL, OPT_SYNC },
+		{ "assume-clean", no_argument, NULL, OPT_ASSUME_CLEAN },
 		RB_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
 	int opt, r;
 
-	while ((opt = getopt_long(argc, argv, "p:hv", opts, NULL)) != -1) {
-		if (opt == 'p') {
-			*policy = optarg;
-			continue;
+	memset(o, 0, sizeof(*o));
+	while ((opt = getopt_long(argc, argv, "p:R:hv", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'p':
+			o->policy = optarg;
+			break;
+		case 'R':
+			o->region_size = optarg;
+			break;
+		case OPT_LOG_DEV:
+			o->log_dev = optarg;
+			break;
+		case OPT_SYNC:
+		case OPT_ASSUME_CLEAN:
+			r = opt == OPT_SYNC ? RB_LOG_SYNC_SYNC :
+					      RB_LOG_SYNC_NOSYNC;
+			if (o->sync && o->sync != (enum rb_log_sync)r)
+				return rb_usage(c, "--sync (copy every region) "
+						"and --assume-clean (copy "
+						"nothing) exclude each other: "
+						"give one");
+			o->sync = r;
+			break;
+		default:
+			r = rb_common_opt(c, opt);
+			if (r >= 0)
+				return r;
 		}
-		r = rb_common_opt(c, opt);
-		if (r >= 0)
-			return r;
 	}
 	return -1;
 }
 
-int rb_build_args(const struct rb_cmd *c, const char *policy, char **args,
-		  int nargs, struct rb_build *b)
+int rb_build_args(const struct rb_cmd *c, const struct rb_build_opts *o,
+		  char **args, int nargs, struct rb_build *b)
 {
-	char err[256];
+	const char *policy = o->policy;
+	char err[512];
 	struct rb_knob k;
 	int i;
 
 	memset(b, 0, sizeof(*b));
+	b->opt = *o;
+	b->log.sync = o->sync;
+	if (o->region_size &&
+	    rb_region_size_parse(o->region_size, rb_page_sectors(),
+				 &b->log.region_size, err, sizeof(err)))
+		return rb_usage(c, "%s", err);
 	if (rb_scpy(b->policy.name, sizeof(b->policy.name),
 		    policy ? policy : RB_DEFAULT_POLICY))
 		return rb_usage(c, "policy name '%s' too long", policy);
@@ -59,6 +101,94 @@ int rb_build_args(const struct rb_cmd *c, const char *policy, char **args,
 		return rb_usage(c, "%s leg%s given: a mirror needs %d to %d legs",
 				b->nlegs ? "one" : "no", b->nlegs ? "" : "s",
 				RB_MIN_LEGS, RB_MAX_LEGS);
+	return RB_EXIT_OK;
+}
+
+/* The region size against the mirror's length: regions fit, not too many. */
+static int rb_build_regions(struct rb_build *b)
+{
+	unsigned int rs = b->log.region_size ? b->log.region_size :
+			  RB_REGION_SIZE_DEFAULT;
+	char len[32], reg[32];
+
+	rb_human_bytes(b->table.length * 512, len, sizeof(len));
+	rb_human_bytes((uint64_t)rs * 512, reg, sizeof(reg));
+	if (rs > b->table.length) {
+		rb_err("the mirror (%s, %llu sectors) is smaller than one region "
+		       "of %s: give a --region-size of at most %s", len,
+		       (unsigned long long)b->table.length, reg, len);
+		return b->opt.region_size ? RB_EXIT_USAGE : RB_EXIT_DEVICE;
+	}
+	b->regions = rb_log_regions(b->table.length, rs);
+	if (b->regions > UINT32_MAX) {
+		rb_err("the mirror (%s) has %llu regions of %s, more than the "
+		       "log holds (%u): give a larger --region-size", len,
+		       (unsigned long long)b->regions, reg, UINT32_MAX);
+		return RB_EXIT_USAGE;
+	}
+	return RB_EXIT_OK;
+}
+
+/*
+ * The disk log's device: fit, big enough, and holding no other mirror's
+ * log (whose bits the kernel would trust).
+ */
+static int rb_build_log_dev(struct rb_build *b)
+{
+	struct rb_legdev *ld = &b->logdev;
+	unsigned char hdr[16];
+	uint64_t need, nr;
+	char have[32], needs[32], reg[32];
+	int r;
+
+	r = rb_check_log_dev(b->opt.log_dev, b->devs, b->nlegs, ld);
+	if (r)
+		return r;
+	need = rb_log_bytes(b->regions, ld->lbs);
+	if (ld->sectors * 512 < need) {
+		rb_human_bytes(ld->sectors * 512, have, sizeof(have));
+		rb_human_bytes(need, needs, sizeof(needs));
+		rb_human_bytes((uint64_t)(b->log.region_size ?
+			       b->log.region_size : RB_REGION_SIZE_DEFAULT) * 512,
+			       reg, sizeof(reg));
+		rb_err("--log-dev %s (%s) is too small for this mirror's log: it "
+		       "needs %llu bytes (%s: a %d-byte header and one bit per "
+		       "region, %llu regions of %s, in whole %u-byte blocks); "
+		       "give a device of at least that size, or a larger "
+		       "--region-size", b->opt.log_dev, have,
+		       (unsigned long long)need, needs, RB_LOG_HEADER_BYTES,
+		       (unsigned long long)b->regions, reg, ld->lbs);
+		return RB_EXIT_DEVICE;
+	}
+	snprintf(b->log.dev, sizeof(b->log.dev), "%u:%u", major(ld->rdev),
+		 minor(ld->rdev));
+	if (b->log.sync)	/* sync and nosync start a new log */
+		return RB_EXIT_OK;
+	if (rb_read_start(b->opt.log_dev, ld->lbs, hdr, sizeof(hdr))) {
+		rb_err("--log-dev %s: cannot read its first block: check the "
+		       "device (dmesg)", b->opt.log_dev);
+		return RB_EXIT_DEVICE;
+	}
+	if (!rb_log_header(hdr, sizeof(hdr), &nr)) {
+		rb_note("%s holds no dirty region log yet: every region will be "
+			"copied from the first leg at activation (--assume-clean "
+			"skips that for legs known to be the same)",
+			b->opt.log_dev);
+		return RB_EXIT_OK;
+	}
+	if (nr != b->regions) {
+		rb_err("--log-dev %s holds a dirty region log of %llu regions, "
+		       "this mirror has %llu: it is another mirror's log or was "
+		       "made with another --region-size, and its bits would be "
+		       "trusted.  Give the --region-size it was made with, "
+		       "--sync to start a new log and copy every region, or "
+		       "--assume-clean for legs known to be the same",
+		       b->opt.log_dev, (unsigned long long)nr,
+		       (unsigned long long)b->regions);
+		return RB_EXIT_DEVICE;
+	}
+	rb_debug("%s holds a log of %llu regions: the mirror resumes from it",
+		 b->opt.log_dev, (unsigned long long)nr);
 	return RB_EXIT_OK;
 }
 
@@ -110,5 +240,14 @@ int rb_build_table(const struct rb_cmd *c, struct rb_build *b)
 		b->table.legs[i].offset = 0;
 	}
 	b->table.policy = b->policy;
+	r = rb_build_regions(b);
+	if (!r && b->opt.log_dev)
+		r = rb_build_log_dev(b);
+	if (r)
+		return r;
+	if (rb_table_add_log(&b->table, &b->log)) {
+		rb_err("the table line is too long");
+		return RB_EXIT_USAGE;
+	}
 	return RB_EXIT_OK;
 }

@@ -105,8 +105,9 @@ static int rb_is_swap(dev_t dev)
 	return found;
 }
 
-/* Every check of one device but the ones across legs. */
-static int rb_check_one(const char *path, struct rb_legdev *d)
+/* Every check of one device but the ones across legs; @role: "a leg". */
+static int rb_check_one(const char *path, const char *role,
+			struct rb_legdev *d)
 {
 	char mnt[512], fstype[64], part[64], holders[512];
 	uint64_t bytes = 0;
@@ -116,12 +117,12 @@ static int rb_check_one(const char *path, struct rb_legdev *d)
 			   part, sizeof(part))) {
 		if (part[0])
 			rb_err("%s: its partition %s is mounted on %s (%s): a "
-			       "device in use cannot be a leg; unmount it first "
-			       "(umount %s)", path, part, mnt, fstype, mnt);
+			       "device in use cannot be %s; unmount it first "
+			       "(umount %s)", path, part, mnt, fstype, role, mnt);
 		else
 			rb_err("%s is mounted on %s (%s): a device in use cannot "
-			       "be a leg; unmount it first (umount %s)", path,
-			       mnt, fstype, mnt);
+			       "be %s; unmount it first (umount %s)", path,
+			       mnt, fstype, role, mnt);
 		return -1;
 	}
 	if (rb_is_swap(d->rdev)) {
@@ -131,9 +132,9 @@ static int rb_check_one(const char *path, struct rb_legdev *d)
 	}
 	if (rb_sysfs_holders(major(d->rdev), minor(d->rdev), holders,
 			     sizeof(holders))) {
-		rb_err("%s is held by %s: a device in use cannot be a leg; "
+		rb_err("%s is held by %s: a device in use cannot be %s; "
 		       "remove the holder first (dmsetup remove NAME for a dm "
-		       "device, mdadm --stop for md)", path, holders);
+		       "device, mdadm --stop for md)", path, holders, role);
 		return -1;
 	}
 	fd = open(path, O_RDONLY | O_EXCL | O_CLOEXEC);
@@ -167,44 +168,55 @@ static int rb_check_one(const char *path, struct rb_legdev *d)
 	return 0;
 }
 
+/* Is @path a block device?  Fills d->path, rdev and kname; -1 after an
+ * error message. */
+static int rb_check_blk(const char *path, struct rb_legdev *d)
+{
+	struct stat st;
+
+	memset(d, 0, sizeof(*d));
+	d->path = path;
+	if (stat(path, &st)) {
+		if (errno == ENOENT)
+			rb_err("%s: no such device: check the path (lsblk lists "
+			       "the block devices)", path);
+		else
+			rb_err("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (!S_ISBLK(st.st_mode)) {
+		rb_err("%s is %s, not a block device: give a disk, partition or "
+		       "logical volume (attach a file with 'losetup --find "
+		       "--show FILE' first)", path, rb_file_kind(st.st_mode));
+		return -1;
+	}
+	d->rdev = st.st_rdev;
+	if (rb_sysfs_kname(major(st.st_rdev), minor(st.st_rdev), d->kname,
+			   sizeof(d->kname)))
+		snprintf(d->kname, sizeof(d->kname), "%u:%u", major(st.st_rdev),
+			 minor(st.st_rdev));
+	return 0;
+}
+
+/* Is one device a partition of the other? */
+static int rb_overlap(dev_t a, dev_t b)
+{
+	return rb_sysfs_whole(a) == b || rb_sysfs_whole(b) == a;
+}
+
 int rb_check_legs(char *const *paths, unsigned int n, struct rb_legdev *out)
 {
 	int bad = 0, *skip;
 	unsigned int i, j;
-	struct stat st;
 
 	skip = calloc(n ? n : 1, sizeof(*skip));
 	if (!skip) {
 		rb_err("out of memory");
 		return RB_EXIT_DEVICE;
 	}
-	for (i = 0; i < n; i++) {
-		memset(&out[i], 0, sizeof(out[i]));
-		out[i].path = paths[i];
-		if (stat(paths[i], &st)) {
-			if (errno == ENOENT)
-				rb_err("%s: no such device: check the path "
-				       "(lsblk lists the block devices)",
-				       paths[i]);
-			else
-				rb_err("%s: %s", paths[i], strerror(errno));
+	for (i = 0; i < n; i++)
+		if (rb_check_blk(paths[i], &out[i]))
 			skip[i] = bad = 1;
-			continue;
-		}
-		if (!S_ISBLK(st.st_mode)) {
-			rb_err("%s is %s, not a block device: give a disk, "
-			       "partition or logical volume (attach a file "
-			       "with 'losetup --find --show FILE' first)",
-			       paths[i], rb_file_kind(st.st_mode));
-			skip[i] = bad = 1;
-			continue;
-		}
-		out[i].rdev = st.st_rdev;
-		if (rb_sysfs_kname(major(st.st_rdev), minor(st.st_rdev),
-				   out[i].kname, sizeof(out[i].kname)))
-			snprintf(out[i].kname, sizeof(out[i].kname), "%u:%u",
-				 major(st.st_rdev), minor(st.st_rdev));
-	}
 	/* across legs: the same device twice, or a disk and its partition */
 	for (i = 0; i < n; i++) {
 		for (j = 0; j < i; j++) {
@@ -216,8 +228,7 @@ int rb_check_legs(char *const *paths, unsigned int n, struct rb_legdev *out)
 				       paths[j], paths[i], out[i].kname,
 				       major(out[i].rdev), minor(out[i].rdev));
 				skip[i] = bad = 1;
-			} else if (rb_sysfs_whole(out[i].rdev) == out[j].rdev ||
-				   rb_sysfs_whole(out[j].rdev) == out[i].rdev) {
+			} else if (rb_overlap(out[i].rdev, out[j].rdev)) {
 				rb_err("%s and %s overlap (one is a partition of "
 				       "the other): give separate disks",
 				       paths[j], paths[i]);
@@ -226,8 +237,61 @@ int rb_check_legs(char *const *paths, unsigned int n, struct rb_legdev *out)
 		}
 	}
 	for (i = 0; i < n; i++)
-		if (!skip[i] && rb_check_one(paths[i], &out[i]))
+		if (!skip[i] && rb_check_one(paths[i], "a leg", &out[i]))
 			bad = 1;
 	free(skip);
 	return bad ? RB_EXIT_DEVICE : RB_EXIT_OK;
+}
+
+int rb_check_log_dev(const char *path, const struct rb_legdev *legs,
+		     unsigned int n, struct rb_legdev *out)
+{
+	unsigned int i;
+
+	if (rb_check_blk(path, out))
+		return RB_EXIT_DEVICE;
+	for (i = 0; i < n; i++) {
+		if (out->rdev == legs[i].rdev) {
+			rb_err("--log-dev %s is leg %u (%s, %u:%u): the log needs "
+			       "a device of its own, not one of the legs", path,
+			       i, legs[i].path, major(out->rdev),
+			       minor(out->rdev));
+			return RB_EXIT_DEVICE;
+		}
+		if (rb_overlap(out->rdev, legs[i].rdev)) {
+			rb_err("--log-dev %s and leg %s overlap (one is a "
+			       "partition of the other): put the log on another "
+			       "device or partition", path, legs[i].path);
+			return RB_EXIT_DEVICE;
+		}
+	}
+	return rb_check_one(path, "the log device", out) ? RB_EXIT_DEVICE :
+							   RB_EXIT_OK;
+}
+
+int rb_read_start(const char *path, unsigned int lbs, unsigned char *buf,
+		  size_t len)
+{
+	size_t n = lbs > 4096 ? lbs : 4096;
+	void *blk = NULL;
+	ssize_t got;
+	int fd;
+
+	/* O_DIRECT: what the kernel wrote, not an old page cache copy */
+	fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (posix_memalign(&blk, n, n)) {
+		close(fd);
+		return -1;
+	}
+	got = pread(fd, blk, lbs < 512 ? 512 : lbs, 0);
+	close(fd);
+	if (got < (ssize_t)len) {
+		free(blk);
+		return -1;
+	}
+	memcpy(buf, blk, len);
+	free(blk);
+	return 0;
 }

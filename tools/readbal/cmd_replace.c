@@ -28,6 +28,52 @@ static int rb_leg_of(const struct rb_dev *d, const char *path)
 	return -1;
 }
 
+/* Is @path the device @dev names ("major:minor" or a path)? */
+static int rb_same_dev(const char *path, const char *dev)
+{
+	unsigned int ma, mi;
+	struct stat a, b;
+
+	if (stat(path, &a) || !S_ISBLK(a.st_mode))
+		return 0;
+	if (!rb_parse_devnum(dev, &ma, &mi))
+		return a.st_rdev == makedev(ma, mi);
+	return !stat(dev, &b) && S_ISBLK(b.st_mode) && a.st_rdev == b.st_rdev;
+}
+
+/*
+ * "sync" and "nosync" act at every activation, this reload's too: leave
+ * them out where they would undo what the log knows.  A disk log
+ * remembers which regions are in sync; a core log forgets it at a reload
+ * and takes every region as in sync, so its "sync" stays while the first
+ * copy is not done ("nosync" means the same as nothing there).
+ */
+static void rb_replace_flags(const struct rb_dev *d, struct rb_table *t)
+{
+	struct rb_log_spec log;
+	int done = d->st.has_sync && d->st.sync_done == d->st.sync_total;
+
+	rb_table_log(t, &log);
+	if (log.sync == RB_LOG_SYNC_NOSYNC && log.dev[0]) {
+		rb_table_del_feature(t, "nosync");
+		rb_note("%s: the new table leaves out 'nosync', which would take "
+			"every region as in sync: the disk log keeps what it "
+			"recorded", d->name);
+	} else if (log.sync == RB_LOG_SYNC_SYNC && (log.dev[0] || done)) {
+		rb_table_del_feature(t, "sync");
+		rb_note("%s: the new table leaves out 'sync', which would copy "
+			"every region again: %s", d->name, log.dev[0] ?
+			"the disk log knows which regions are still to copy" :
+			"every region is in sync");
+	} else if (log.sync == RB_LOG_SYNC_SYNC) {
+		rb_note("%s: the new table keeps 'sync': the first copy is not "
+			"done (%llu/%llu regions in sync) and a core log forgets "
+			"it at a reload, so the copy starts again", d->name,
+			(unsigned long long)d->st.sync_done,
+			(unsigned long long)d->st.sync_total);
+	}
+}
+
 static int rb_replace_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -45,6 +91,7 @@ static int rb_replace_run(int argc, char **argv)
 	uint64_t offset = 0;
 	unsigned int i, align, source = 0;
 	int opt, r, leg, other, force = 0, resync;
+	const char *log_dev;
 	char *newdev;
 
 	while ((opt = getopt_long(argc, argv, "o:fhv", opts, NULL)) != -1) {
@@ -109,6 +156,24 @@ static int rb_replace_run(int argc, char **argv)
 		       strchr(failed, ',') ? "them" : "it");
 		return RB_EXIT_DEVICE;
 	}
+	if (rbdm_get_target(d.name, 1, &tt) || !tt.count) {
+		rb_err("%s: cannot read the table: %s", d.name,
+		       rbdm_last_error());
+		return RB_EXIT_DEVICE;
+	}
+	r = rb_table_parse(tt.params, tt.length, &t, err, sizeof(err));
+	rbdm_target_free(&tt);
+	if (r || t.nlegs != d.st.nlegs) {
+		rb_err("%s: cannot parse the table: %s", d.name,
+		       r ? err : "its legs differ from the status");
+		return RB_EXIT_DEVICE;
+	}
+	log_dev = rb_table_feature(&t, "log_dev");
+	if (log_dev && rb_same_dev(newdev, log_dev)) {
+		rb_err("%s is the log device of %s (log_dev %s): give a device "
+		       "that is not in use", newdev, d.name, log_dev);
+		return RB_EXIT_DEVICE;
+	}
 	r = rb_check_legs(&newdev, 1, &nd);
 	if (r)
 		return r;
@@ -125,18 +190,6 @@ static int rb_replace_run(int argc, char **argv)
 		rb_err("%s has %u-byte logical blocks: %s's length and the "
 		       "offset must be multiples of them", newdev, nd.lbs,
 		       d.name);
-		return RB_EXIT_DEVICE;
-	}
-	if (rbdm_get_target(d.name, 1, &tt) || !tt.count) {
-		rb_err("%s: cannot read the table: %s", d.name,
-		       rbdm_last_error());
-		return RB_EXIT_DEVICE;
-	}
-	r = rb_table_parse(tt.params, tt.length, &t, err, sizeof(err));
-	rbdm_target_free(&tt);
-	if (r || t.nlegs != d.st.nlegs) {
-		rb_err("%s: cannot parse the table: %s", d.name,
-		       r ? err : "its legs differ from the status");
 		return RB_EXIT_DEVICE;
 	}
 	snprintf(t.legs[leg].dev, sizeof(t.legs[leg].dev), "%u:%u",
@@ -158,6 +211,7 @@ static int rb_replace_run(int argc, char **argv)
 			return RB_EXIT_USAGE;
 		}
 	}
+	rb_replace_flags(&d, &t);
 	if (rb_table_params(&t, params, sizeof(params))) {
 		rb_err("the table line is too long");
 		return RB_EXIT_USAGE;
@@ -206,8 +260,16 @@ const struct rb_cmd rb_cmd_replace = {
 "\n"
 "Put NEWDEV in place of leg LEG (a number or the leg's device path) of\n"
 "NAME: load NAME's table with that leg swapped and resume, keeping the\n"
-"policy and its knobs.  I/O pauses for the switch only.  NEWDEV is checked\n"
-"as by create and must hold the mirror's length from SECTORS on.\n"
+"policy, its knobs and the features (max_read_errors, region_size,\n"
+"log_dev).  I/O pauses for the switch only.  NEWDEV is checked as by\n"
+"create, must not be the log device, and must hold the mirror's length\n"
+"from SECTORS on.\n"
+"\n"
+"'sync' and 'nosync' would act again at the reload: 'nosync' is left out\n"
+"with a disk log (the log keeps what it recorded), 'sync' with a disk log\n"
+"and with a core log whose regions are all in sync (no second full copy);\n"
+"a core log's 'sync' stays while its first copy is not done, which then\n"
+"starts again.  A note says what was left out.\n"
 "\n"
 "With a module that resyncs (readbal target 1.1 and later) the new leg,\n"
 "and any failed leg, is loaded as 'rebuild': it takes writes at once and\n"

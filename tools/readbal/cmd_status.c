@@ -44,6 +44,8 @@ static void rb_show(const struct rb_dev *d, const struct rb_status *prev,
 		.prev = prev,
 		.interval = interval,
 		.time = (long long)time(NULL),
+		.log = d->has_log ? &d->log : NULL,
+		.log_name = d->log_name,
 	};
 
 	rb_dev_leg_info(d, info);
@@ -104,6 +106,7 @@ static int rb_status_run(int argc, char **argv)
 	r = rb_dev_load(argv[optind], &d);
 	if (r)
 		return r;
+	rb_dev_load_log(&d);
 	if (!watch) {
 		rb_show(&d, NULL, 0, json);
 		return RB_EXIT_OK;
@@ -115,6 +118,7 @@ static int rb_status_run(int argc, char **argv)
 			r = rb_dev_refresh(&d);
 			if (r)
 				return r;
+			rb_dev_load_log(&d);	/* a reload may change it */
 		}
 		t = rb_now();
 		if (!json) {
@@ -148,7 +152,9 @@ const struct rb_cmd rb_cmd_status = {
 "latency in microseconds, counted since creation or the last reset_stats;\n"
 "from modules that report them (target 1.1), the read errors, corrected,\n"
 "uncorrected and write errors of each leg, the resync progress and\n"
-"max_read_errors.\n"
+"max_read_errors; from target 1.2, the dirty region log as the table has\n"
+"it (core or disk and its device, the region size, sync or nosync), and\n"
+"the progress counts regions of that size.\n"
 "\n"
 "  -j, --json           one JSON object (per report) for scripts\n"
 "  -w, --watch SECONDS  report again every SECONDS (e.g. 1 or 0.5), as\n"
@@ -161,7 +167,9 @@ const struct rb_cmd rb_cmd_status = {
 "  -h, --help           this help\n"
 "\n"
 "JSON fields: name, device, sectors, legs_alive, legs_in_sync, sync\n"
-"{in_sync, regions, pct, resyncing}, max_read_errors, policy {name, knobs\n"
+"{in_sync, regions, pct, resyncing}, max_read_errors, log {type (core or\n"
+"disk), dev, name, region_size (sectors), flag (sync, nosync or null)},\n"
+"policy {name, knobs\n"
 "{knob: \"value\"}}, total_reads, legs [{leg, dev, name, dm_name, model,\n"
 "rotational, state, inflight, reads, read_sectors, share_pct, avg_read_us,\n"
 "head, errors {read, corrected, uncorrected, write}}]; with --watch also\n"

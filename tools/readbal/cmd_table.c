@@ -10,16 +10,16 @@
 
 static int rb_table_run(int argc, char **argv)
 {
-	const char *policy = NULL;
+	struct rb_build_opts o;
 	char line[RB_LINE_MAX];
 	struct rb_build b;
+	const char *flag;
 	int r;
 
-	r = rb_build_getopt(&rb_cmd_table, argc, argv, &policy);
+	r = rb_build_getopt(&rb_cmd_table, argc, argv, &o);
 	if (r >= 0)
 		return r;
-	r = rb_build_args(&rb_cmd_table, policy, argv + optind, argc - optind,
-			  &b);
+	r = rb_build_args(&rb_cmd_table, &o, argv + optind, argc - optind, &b);
 	if (r)
 		return r;
 	r = rb_build_table(&rb_cmd_table, &b);
@@ -30,6 +30,18 @@ static int rb_table_run(int argc, char **argv)
 		return RB_EXIT_USAGE;
 	}
 	printf("%s\n", line);
+	if (!b.log.dev[0] || !b.log.sync)
+		return RB_EXIT_OK;
+	/* a disk log applies the flag at every activation of this line */
+	flag = b.log.sync == RB_LOG_SYNC_SYNC ? "sync" : "nosync";
+	rb_table_del_feature(&b.table, flag);
+	if (rb_table_line(&b.table, line, sizeof(line)))
+		return RB_EXIT_OK;
+	rb_warn("with a disk log, '%s' %s at every activation of this line: "
+		"use it for the first one only; later activations and reloads "
+		"want it without '%s':\n  %s", flag,
+		b.log.sync == RB_LOG_SYNC_SYNC ? "copies every region again" :
+		"trusts the legs, even after a crash,", flag, line);
 	return RB_EXIT_OK;
 }
 
@@ -37,7 +49,8 @@ const struct rb_cmd rb_cmd_table = {
 	.name = "table",
 	.summary = "print the table line for some legs",
 	.usage =
-"Usage: readbal table [--policy POLICY] [KNOB=VALUE...] DEVICE...\n"
+"Usage: readbal table [--policy POLICY] [--region-size SIZE] [--log-dev DEV]\n"
+"                     [--sync | --assume-clean] [KNOB=VALUE...] DEVICE...\n"
 "\n"
 "Print the device-mapper table line of a readbal mirror of the DEVICEs,\n"
 "for 'dmsetup create NAME --table \"$(readbal table ...)\"'.  Nothing is\n"
@@ -46,7 +59,13 @@ const struct rb_cmd rb_cmd_table = {
 "'dmsetup table' prints them.  The mirror is as long as the smallest leg;\n"
 "a warning names the legs that lose space.\n"
 "\n"
-"  -p, --policy POLICY  read policy (default " RB_DEFAULT_POLICY ")\n"
+"The dirty region log is in memory unless --log-dev names a device for it;\n"
+"that device is checked as a leg is, must not be a leg, and must hold a\n"
+"1 KiB header and one bit per region.  With a disk log, --sync and\n"
+"--assume-clean act at every activation of the printed line: a warning\n"
+"prints the line for the activations after the first.\n"
+"\n"
+RB_BUILD_OPTIONS_HELP
 "  KNOB=VALUE           a knob of the policy, e.g. rot_nonlocal_inc=2\n"
 "  -v, --verbose        show libdevmapper's messages\n"
 "  -h, --help           this help\n"

@@ -8,6 +8,7 @@
 #include <sys/sysmacros.h>
 
 #include "common.h"
+#include "dirtylog.h"
 #include "dm.h"
 #include "kmsg.h"
 #include "sysfs.h"
@@ -244,7 +245,7 @@ void rb_print_policy(const struct rb_dev *d)
 	printf("%s: policy %s\n", d->name, pol);
 }
 
-int rb_module_resyncs(void)
+int rb_module_at_least(unsigned int want_major, unsigned int want_minor)
 {
 	unsigned int major = 0, minor = 0;
 	char ver[32];
@@ -252,5 +253,63 @@ int rb_module_resyncs(void)
 	if (!rbdm_target_version("readbal", ver, sizeof(ver)) ||
 	    sscanf(ver, "%u.%u", &major, &minor) != 2)
 		return 0;
-	return major > 1 || (major == 1 && minor >= 1);
+	return major > want_major ||
+	       (major == want_major && minor >= want_minor);
+}
+
+/* The kernel name of a log_dev as the table gives it: major:minor or a
+ * path. */
+static void rb_log_kname(const char *dev, char *buf, size_t len)
+{
+	unsigned int ma, mi;
+	struct stat st;
+
+	buf[0] = '\0';
+	if (!rb_parse_devnum(dev, &ma, &mi)) {
+		if (rb_sysfs_kname(ma, mi, buf, len))
+			buf[0] = '\0';
+	} else if (!stat(dev, &st) && S_ISBLK(st.st_mode) &&
+		   rb_sysfs_kname(major(st.st_rdev), minor(st.st_rdev), buf,
+				  len)) {
+		buf[0] = '\0';
+	}
+}
+
+int rb_dev_load_log(struct rb_dev *d)
+{
+	struct rbdm_target t;
+	struct rb_table tab;
+	char err[256];
+	int r;
+
+	d->has_log = 0;
+	if (!rb_module_logs() || rbdm_get_target(d->name, 1, &t))
+		return -1;
+	r = t.count == 1 && !strcmp(t.type, "readbal") ?
+		rb_table_parse(t.params, t.length, &tab, err, sizeof(err)) : -1;
+	rbdm_target_free(&t);
+	if (r) {
+		rb_debug("%s: cannot tell the log from the table", d->name);
+		return -1;
+	}
+	rb_table_log(&tab, &d->log);
+	rb_log_kname(d->log.dev, d->log_name, sizeof(d->log_name));
+	d->has_log = 1;
+	return 0;
+}
+
+void rb_print_log(const struct rb_dev *d)
+{
+	char log[RB_DEV_MAX + 256];
+
+	if (!d->has_log)
+		return;
+	rb_log_describe(&d->log, d->log_name, log, sizeof(log));
+	printf("%s: log %s", d->name, log);
+	if (d->st.has_sync)
+		printf("; %llu/%llu regions in sync%s",
+		       (unsigned long long)d->st.sync_done,
+		       (unsigned long long)d->st.sync_total,
+		       rb_status_syncing(&d->st) ? ", resyncing" : "");
+	putchar('\n');
 }

@@ -21,6 +21,10 @@ struct rb_dev {
 	char kname[64];		/* "dm-3" */
 	uint64_t length;	/* sectors */
 	struct rb_status st;
+	/* the dirty region log, from the table (rb_dev_load_log) */
+	int has_log;		/* 0: unknown, or a module before 1.2 */
+	struct rb_log_spec log;
+	char log_name[64];	/* the log device's kernel name, or "" */
 };
 
 /* Checks that NAME is a usable dm device name. */
@@ -29,6 +33,10 @@ int rb_check_name(const char *name);
 int rb_dev_load(const char *name, struct rb_dev *d);
 /* Reloads only the status (for --watch). */
 int rb_dev_refresh(struct rb_dev *d);
+/* Reads the log features from the table; 0, or -1 if it cannot tell. */
+int rb_dev_load_log(struct rb_dev *d);
+/* "NAME: log disk on ..., regions of ...; N/M regions in sync" if known. */
+void rb_print_log(const struct rb_dev *d);
 /* The /dev node of the device: /dev/dm-N, else /dev/mapper/NAME. */
 void rb_dev_node(const struct rb_dev *d, char *buf, size_t len);
 /* Fills one rb_leg_info per leg from sysfs. */
@@ -49,10 +57,13 @@ int rb_send(const struct rb_dev *d, const char *msg, char *resp,
 void rb_report_refusal(const char *name, const char *what, const char *hint);
 
 /*
- * Does the loaded readbal target resync (target 1.1: the rebuild feature,
- * reinstate_leg)?  0 when it is older or not loaded.
+ * Is the loaded readbal target at least version @major.@minor?  1.1
+ * resyncs (the rebuild feature, reinstate_leg), 1.2 has the dirty region
+ * log.  0 when it is older or not loaded.
  */
-int rb_module_resyncs(void);
+int rb_module_at_least(unsigned int major, unsigned int minor);
+#define rb_module_resyncs() rb_module_at_least(1, 1)
+#define rb_module_logs() rb_module_at_least(1, 2)
 
 /* "policy: roundrobin a=1 b=2" of a device's current status. */
 void rb_print_policy(const struct rb_dev *d);

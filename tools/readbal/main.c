@@ -22,6 +22,14 @@ static const struct rb_cmd *const rb_cmds[] = {
 
 #define RB_NR_CMDS (sizeof(rb_cmds) / sizeof(rb_cmds[0]))
 
+/* The synopsis: the usage text up to its first empty line. */
+static int rb_synopsis_len(const struct rb_cmd *c)
+{
+	const char *end = strstr(c->usage, "\n\n");
+
+	return end ? (int)(end - c->usage) + 1 : (int)strlen(c->usage);
+}
+
 int rb_usage(const struct rb_cmd *c, const char *fmt, ...)
 {
 	va_list ap;
@@ -30,7 +38,7 @@ int rb_usage(const struct rb_cmd *c, const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\n%.*s", (int)strcspn(c->usage, "\n") + 1, c->usage);
+	fprintf(stderr, "\n%.*s", rb_synopsis_len(c), c->usage);
 	fprintf(stderr, "(readbal %s --help for more)\n", c->name);
 	return RB_EXIT_USAGE;
 }
@@ -51,8 +59,7 @@ int rb_common_opt(const struct rb_cmd *c, int opt)
 		return -1;
 	default:
 		/* getopt said what it did not like, as "readbal CMD: ..." */
-		fprintf(stderr, "%.*s", (int)strcspn(c->usage, "\n") + 1,
-			c->usage);
+		fprintf(stderr, "%.*s", rb_synopsis_len(c), c->usage);
 		fprintf(stderr, "(readbal %s --help for more)\n", c->name);
 		return RB_EXIT_USAGE;
 	}

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "table.h"
 #include "util.h"
@@ -167,20 +168,107 @@ int rb_table_params(const struct rb_table *t, char *buf, size_t len)
 	return 0;
 }
 
+unsigned int rb_feature_words(const char *name)
+{
+	/* the target compares feature names without case */
+	return !strcasecmp(name, "sync") || !strcasecmp(name, "nosync") ? 1 : 2;
+}
+
+/*
+ * The index of the next feature at or after word *i whose name is @name
+ * (any name when NULL), or -1.  *i moves past it.
+ */
+static int rb_feature_next(const struct rb_table *t, const char *name,
+			   unsigned int *i)
+{
+	unsigned int at;
+
+	while (*i < t->nfeatures) {
+		at = *i;
+		*i += rb_feature_words(t->features[at]);
+		if (*i > t->nfeatures)
+			return -1;	/* a pair cut short: parse refuses it */
+		if (!name || !strcasecmp(t->features[at], name))
+			return (int)at;
+	}
+	return -1;
+}
+
 int rb_table_add_feature(struct rb_table *t, const char *name,
 			 const char *value)
 {
-	unsigned int i;
+	unsigned int i = 0, n = value ? 2 : 1;
+	int at;
 
-	for (i = 0; i + 1 < t->nfeatures; i += 2)
-		if (!strcmp(t->features[i], name) &&
-		    !strcmp(t->features[i + 1], value))
+	while ((at = rb_feature_next(t, name, &i)) >= 0)
+		if (!value || !strcmp(t->features[at + 1], value))
 			return 0;
-	if (t->nfeatures + 2 > RB_MAX_FEATURE_WORDS ||
-	    rb_scpy(t->features[t->nfeatures], RB_VALUE_MAX, name) ||
-	    rb_scpy(t->features[t->nfeatures + 1], RB_VALUE_MAX, value))
+	if (t->nfeatures + n > RB_MAX_FEATURE_WORDS ||
+	    rb_scpy(t->features[t->nfeatures], RB_DEV_MAX, name) ||
+	    (value && rb_scpy(t->features[t->nfeatures + 1], RB_DEV_MAX,
+			      value)))
 		return -1;
-	t->nfeatures += 2;
+	t->nfeatures += n;
+	return 0;
+}
+
+unsigned int rb_table_del_feature(struct rb_table *t, const char *name)
+{
+	unsigned int i = 0, n, dropped = 0;
+	int at;
+
+	while ((at = rb_feature_next(t, name, &i)) >= 0) {
+		n = i - (unsigned int)at;
+		memmove(t->features[at], t->features[i],
+			(t->nfeatures - i) * sizeof(t->features[0]));
+		t->nfeatures -= n;
+		i = (unsigned int)at;
+		dropped++;
+	}
+	return dropped;
+}
+
+const char *rb_table_feature(const struct rb_table *t, const char *name)
+{
+	const char *v = NULL;
+	unsigned int i = 0;
+	int at;
+
+	while ((at = rb_feature_next(t, name, &i)) >= 0)
+		v = t->features[i - 1];
+	return v;
+}
+
+void rb_table_log(const struct rb_table *t, struct rb_log_spec *log)
+{
+	const char *v;
+
+	memset(log, 0, sizeof(*log));
+	v = rb_table_feature(t, "region_size");
+	if (v && rb_parse_uint(v, UINT32_MAX, &log->region_size))
+		log->region_size = 0;
+	v = rb_table_feature(t, "log_dev");
+	if (v)
+		rb_scpy(log->dev, sizeof(log->dev), v);
+	if (rb_table_feature(t, "sync"))
+		log->sync = RB_LOG_SYNC_SYNC;
+	else if (rb_table_feature(t, "nosync"))
+		log->sync = RB_LOG_SYNC_NOSYNC;
+}
+
+int rb_table_add_log(struct rb_table *t, const struct rb_log_spec *log)
+{
+	char size[16];
+
+	snprintf(size, sizeof(size), "%u", log->region_size);
+	if (log->region_size && rb_table_add_feature(t, "region_size", size))
+		return -1;
+	if (log->dev[0] && rb_table_add_feature(t, "log_dev", log->dev))
+		return -1;
+	if (log->sync == RB_LOG_SYNC_SYNC)
+		return rb_table_add_feature(t, "sync", NULL);
+	if (log->sync == RB_LOG_SYNC_NOSYNC)
+		return rb_table_add_feature(t, "nosync", NULL);
 	return 0;
 }
 
@@ -318,11 +406,19 @@ int rb_table_parse(const char *params, uint64_t length, struct rb_table *t,
 			goto out;
 		}
 		for (i++; i < w.n; i++)
-			if (rb_scpy(t->features[t->nfeatures++], RB_VALUE_MAX,
+			if (rb_scpy(t->features[t->nfeatures++], RB_DEV_MAX,
 				    w.w[i])) {
 				ERR("feature '%s' too long", w.w[i]);
 				goto out;
 			}
+		/* each name with its value, as the target reads them */
+		for (i = 0; i < t->nfeatures; i += nfeat) {
+			nfeat = rb_feature_words(t->features[i]);
+			if (i + nfeat > t->nfeatures) {
+				ERR("feature %s without its value", t->features[i]);
+				goto out;
+			}
+		}
 	}
 	r = 0;
 out:

@@ -4,7 +4,10 @@
  * device (docs/readbal.rst, "Table parameters"):
  *
  *   <#legs> {<dev> <offset>}... <policy> <#policy args> {<knob> <value>}...
- *   [<#features> {<feature> <value>}...]
+ *   [<#features> {<feature>}...]
+ *
+ * A feature is a name and a value ("region_size 1024") or a flag alone
+ * ("sync", "nosync"); the count is of words.
  */
 #ifndef RB_TABLE_H
 #define RB_TABLE_H
@@ -42,9 +45,23 @@ struct rb_table {
 	unsigned int nlegs;
 	struct rb_table_leg legs[RB_PARSE_MAX_LEGS];
 	struct rb_policy_spec policy;
-	/* the feature words after "<#features>": "rebuild 1 ..." */
+	/* the feature words after "<#features>", in their order: a parsed
+	 * table is rebuilt word for word */
 	unsigned int nfeatures;
-	char features[RB_MAX_FEATURE_WORDS][RB_VALUE_MAX];
+	char features[RB_MAX_FEATURE_WORDS][RB_DEV_MAX];
+};
+
+/* The dirty region log, as the table's features give it. */
+enum rb_log_sync {
+	RB_LOG_SYNC_DEFAULT,	/* core: in sync; disk: as the log recorded */
+	RB_LOG_SYNC_SYNC,	/* "sync": copy every region at activation */
+	RB_LOG_SYNC_NOSYNC,	/* "nosync": trust the legs at activation */
+};
+
+struct rb_log_spec {
+	unsigned int region_size;	/* sectors; 0: not given (default) */
+	char dev[RB_DEV_MAX];		/* log_dev; "": a core log */
+	enum rb_log_sync sync;
 };
 
 /* Is @arg a "knob=value" word rather than a device path? */
@@ -65,9 +82,24 @@ int rb_table_line(const struct rb_table *t, char *buf, size_t len);
 int rb_table_parse(const char *params, uint64_t length, struct rb_table *t,
 		   char *err, size_t errlen);
 
-/* Add the feature "<name> <value>" unless the table has it; -1 if full. */
+/* Words a feature takes, its name included: 1 for sync/nosync, else 2. */
+unsigned int rb_feature_words(const char *name);
+/*
+ * Add the feature "<name> <value>", or the flag "<name>" when @value is
+ * NULL, unless the table has it; -1 if full.
+ */
 int rb_table_add_feature(struct rb_table *t, const char *name,
 			 const char *value);
+/* Drop every "<name> [<value>]"; returns how many were dropped. */
+unsigned int rb_table_del_feature(struct rb_table *t, const char *name);
+/* The value of feature @name (its last one), the name for a flag, or NULL. */
+const char *rb_table_feature(const struct rb_table *t, const char *name);
+
+/* The log features of @t. */
+void rb_table_log(const struct rb_table *t, struct rb_log_spec *log);
+/* Append the log features in the target's order (region_size, log_dev,
+ * sync or nosync); -1 if full. */
+int rb_table_add_log(struct rb_table *t, const struct rb_log_spec *log);
 
 /* Messages: "policy <name> [<k> <v>]..." and "set <k> <v> [<k> <v>]...". */
 int rb_msg_policy(const struct rb_policy_spec *p, char *buf, size_t len);

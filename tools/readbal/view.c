@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "dirtylog.h"
 #include "util.h"
 #include "view.h"
 
@@ -125,6 +126,10 @@ static void rb_view_header(FILE *f, const struct rb_view *v)
 	if (rb_policy_describe(&v->st->policy, pol, sizeof(pol)))
 		rb_scpy(pol, sizeof(pol), v->st->policy.name);
 	fprintf(f, "policy: %s\n", pol);
+	if (v->log) {
+		rb_log_describe(v->log, v->log_name, pol, sizeof(pol));
+		fprintf(f, "log: %s\n", pol);
+	}
 	if (v->st->has_sync) {
 		fprintf(f, "resync: %" PRIu64 "/%" PRIu64 " regions in sync "
 			"(%.1f%%)%s", v->st->sync_done, v->st->sync_total,
@@ -195,6 +200,30 @@ void rb_view_text(FILE *f, const struct rb_view *v)
 	}
 }
 
+/* "log": {type, dev, name, region_size, flag} or null. */
+static void rb_log_json(FILE *f, const struct rb_view *v)
+{
+	const struct rb_log_spec *l = v->log;
+	static const char *const flag[] = {
+		[RB_LOG_SYNC_DEFAULT] = "null",
+		[RB_LOG_SYNC_SYNC] = "\"sync\"",
+		[RB_LOG_SYNC_NOSYNC] = "\"nosync\"",
+	};
+
+	if (!l) {
+		fputs(",\"log\":null", f);
+		return;
+	}
+	fprintf(f, ",\"log\":{\"type\":\"%s\",\"dev\":",
+		l->dev[0] ? "disk" : "core");
+	rb_json_opt_string(f, l->dev);
+	fputs(",\"name\":", f);
+	rb_json_opt_string(f, l->dev[0] ? v->log_name : NULL);
+	fprintf(f, ",\"region_size\":%u,\"flag\":%s}",
+		l->region_size ? l->region_size : RB_REGION_SIZE_DEFAULT,
+		flag[l->sync]);
+}
+
 void rb_view_json(FILE *f, const struct rb_view *v)
 {
 	const struct rb_status *st = v->st;
@@ -225,6 +254,7 @@ void rb_view_json(FILE *f, const struct rb_view *v)
 		fprintf(f, ",\"max_read_errors\":%u", st->max_read_errors);
 	else
 		fputs(",\"max_read_errors\":null", f);
+	rb_log_json(f, v);
 	if (v->interval > 0)
 		fprintf(f, ",\"time\":%lld,\"interval_s\":%.3f", v->time,
 			v->interval);

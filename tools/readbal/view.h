@@ -30,6 +30,9 @@ struct rb_view {
 	const struct rb_status *prev;
 	double interval;
 	long long time;			/* unix time of the sample (watch) */
+	/* the dirty region log, or NULL when unknown; its device's name */
+	const struct rb_log_spec *log;
+	const char *log_name;
 };
 
 void rb_view_text(FILE *f, const struct rb_view *v);
