@@ -186,7 +186,6 @@ struct dm_kcopyd_client *rb_kcopyd_create(void);
 /* readbal-log.c */
 int rb_log_create(struct readbal_c *rc);
 void rb_log_destroy(struct readbal_c *rc);
-const char *rb_log_type(struct readbal_c *rc);
 u64 rb_log_sync_count(struct readbal_c *rc);
 bool rb_log_range_in_sync_slow(struct readbal_c *rc, sector_t sector,
 			       unsigned int sectors);

@@ -163,12 +163,6 @@ static struct dm_dirty_log *rb_log(struct readbal_c *rc)
 	return dm_rh_dirty_log(rc->rh);
 }
 
-/* The log's own status: a disk log reports a failed device with "D". */
-const char *rb_log_type(struct readbal_c *rc)
-{
-	return rb_log(rc)->type->name;
-}
-
 /* Regions in sync, as status shows them */
 u64 rb_log_sync_count(struct readbal_c *rc)
 {
