@@ -10,7 +10,7 @@ source tests/lib/common.sh
 source tests/lib/disks.sh
 source tests/lib/readbal.sh
 
-insmod "${RB_DUST_KO:-/var/cache/dm-readbal/modules/dm-dust.ko}" 2>/dev/null || true
+insmod "${RB_DUST_KO:-$RB_CACHE/modules/$RB_KVER/dm-dust.ko}" 2>/dev/null || true
 dmsetup targets | grep -q '^dust' || die "dm-dust missing: run tests/modules/build on the host"
 
 legs=()
