@@ -25,7 +25,7 @@ deps:
 module: $(MODULE)
 
 $(MODULE): $(MODULE_SRC)
-	@test -d "$(KDIR)" || { echo "no kernel build tree at $(KDIR): run 'make deps' (installs linux-headers-$(KVER)) or set KDIR=" >&2; exit 2; }
+	@test -d "$(KDIR)" || { echo "no kernel build tree at $(KDIR): run 'make deps' (installs linux-headers-$(KVER)) or set KDIR=\$$(tests/vm/fetch-headers $(KVER)) (unpacks them)" >&2; exit 2; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(MODDIR) RB_WERROR=$(RB_WERROR) modules
 
 tools:
