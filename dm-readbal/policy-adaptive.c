@@ -21,10 +21,11 @@
  * on a rotational leg (no seek) have a rate of their own, run_rate.
  * idle(b) is the same line through the service times of reads that found
  * the leg idle (large ones only: proportional, so a small read looks quick
- * until one is measured).  Averages are
- * time-weighted: a sample weighs the time since the class's last sample
- * over decay_ms, at least 1/256 and at most all, so the model follows a leg
- * that slows down within a few decay_ms whatever its IOPS.  Until a leg has
+ * until one is measured).  Averages are time-weighted: a sample weighs the
+ * time since the class's last sample over decay_ms, at most all, so the
+ * model follows a leg that slows down within a few decay_ms whatever its
+ * IOPS; samples closer than decay_ms / 256 are skipped, which also keeps
+ * the fitting off most completions of a busy leg.  Until a leg has
  * completed a read it gets one read at a time, on optimistic defaults.
  *
  * The estimate.  A read of b sectors sent to leg i now would be done after
@@ -42,12 +43,17 @@
  * another would make the submitter wait for a tag.
  *
  * The choice.
- *  - Streams: each leg remembers where the last reads of up to 8 streams
- *    ended on it.  A read that goes on from one, or any read over 32 KiB,
- *    goes to the leg with the lowest E: a stream gets its data in order as
- *    early as possible, and a slow leg gets a part of it only when it can
- *    deliver that part no later than the fast ones.  On a rotational leg a
- *    stream stays unless another leg would be done a quarter sooner.
+ *  - Streams: the mirror remembers where recent reads ended, and on which
+ *    leg (128 slots hashed by that sector, two to try).  A read that goes
+ *    on from one, or any read over 32 KiB, goes to the leg with the lowest
+ *    E: a stream gets its data in order as early as possible, and a slow
+ *    leg gets a part of it only when it can deliver that part no later
+ *    than the fast ones.  On a rotational leg a stream stays unless
+ *    another leg would be done a quarter sooner.  On an array of
+ *    rotational legs, all busy, a new stream (or a small read once every
+ *    leg is saturated) goes to the leg whose last read ends nearest (md's
+ *    nearest head): streams near each other share a leg, and a saturated
+ *    disk serves more the shorter its seeks.
  *  - Small random reads go to the unsaturated leg with the lowest E, else
  *    to the lowest E of a leg whose queue is not full, else to the lowest
  *    E: a fast leg takes reads until it is saturated and only then does a
@@ -56,20 +62,26 @@
  *  - Probes: an idle leg that completed nothing for probe_ms, or for 128
  *    times its own 4 KiB read time if that is sooner, gets the next read
  *    (4 KiB of it), so that a leg that was slow is measured again.
- *  - chunk: the chosen leg keeps the read up to its next chunk boundary
- *    (rot_chunk_kb on rotational legs, flash_chunk_kb on others, aligned to
- *    the mirror), and the core routes the rest on its own: one large read
- *    is served by several legs.  Large chunks on rotational legs make the
- *    skip over the other legs' chunks a short seek; small ones on flash
- *    spread a read wider.  A rotational leg keeps a whole read while no
- *    other leg would sit idle.  chunk() leaves its choice of leg in a
- *    per-CPU word for the select() that follows it.
- *  - io_opt: half the sum of the legs' chunk sizes, at least 2 MiB (or
- *    io_opt_kb), so that the read-ahead the kernel derives from it at table
- *    load (2 * io_opt) keeps every leg busy for one sequential reader.
- *    More would help one reader on rotational legs, but many readers keep
- *    that much more queued on a leg, which they all wait for when it
- *    slows down.
+ *  - chunk: a large read is split, and the core routes the rest on its
+ *    own (dm resubmits it once this part is submitted).  The part goes to
+ *    the leg that can start first, and is that leg's share of the read so
+ *    that every leg given a part is done with it at the same time
+ *    (water-filling over each leg's E of nothing more and its rate); at
+ *    most up to the leg's next chunk boundary (rot_chunk_kb on rotational
+ *    legs, flash_chunk_kb on others, aligned to the mirror), and at most
+ *    what its queue takes without the submitter waiting for a tag
+ *    (nr_requests requests of max_sectors, less what is in flight there):
+ *    while the submitter waits on one leg the others would run dry.  A
+ *    rotational leg keeps a whole read while no other leg would sit idle,
+ *    and a stream on it keeps its leg.  The rest of a split read is no
+ *    stream going on.  chunk() leaves its choice in per-CPU words for the
+ *    select() that follows and for the rest of the read.
+ *  - io_opt: half of a piece for every leg (its chunk, or half what its
+ *    queue takes if less), at least 512 KiB (or io_opt_kb): the read-ahead
+ *    the kernel derives from it at table load (2 * io_opt) gives one
+ *    sequential reader a part on every leg.  A window is one bio that the
+ *    reader waits for whole, so more would help one reader, but every
+ *    reader keeps a window queued, which many readers all wait behind.
  *
  * Knobs (docs/readbal.rst): decay_ms (100), probe_ms (1000; 0: never),
  * rot_chunk_kb (1024) and flash_chunk_kb (128), 0 for no split, and
@@ -77,7 +89,8 @@
  *
  * No lock: select reads the core's inflight and last_end, the model with
  * READ_ONCE and the sectors in flight from an atomic64 per leg; start_io
- * and end_io update the per-leg state with READ_ONCE/WRITE_ONCE.  Two
+ * and end_io update the per-leg state with READ_ONCE/WRITE_ONCE.  The
+ * clock is the core's (io->start_ns), read once per read.  Two
  * completions of a leg at once may lose a sample, as the core's ewma_ns
  * may, and two CPUs may both take a stream's tail or probe a leg: each is
  * one read routed as it could have been anyway.  Nothing is allocated
@@ -174,6 +187,9 @@ struct ad_leg {
 	u64 idle_rate;
 	u64 dist;		/* rotational: mean seek distance, sectors */
 	u64 probe_after;	/* idle this long: probe it (AD_PROBE_READS) */
+	/* lat(b) = lat0 + b * lat_rate, idle(b) - serial(b), kept by ad_fit */
+	s64 lat0;
+	s64 lat_rate;
 	bool measured;		/* a read has been learnt from */
 	/* written as reads start and end */
 	struct ad_class cls[AD_NR_CLASSES];
@@ -346,15 +362,24 @@ static u64 ad_line(const struct ad_class *small, const struct ad_class *large,
 	return ts > fixed ? (ts - fixed) >> AD_FIX : 0;
 }
 
-/* What a read of @sectors takes beside others: idle(b) - serial(b). */
+/* What a read of @sectors takes beside others: idle(b) - serial(b), >= 0 */
 static u64 ad_lat(const struct ad_leg *l, u64 sectors)
 {
-	u64 idle = READ_ONCE(l->idle) +
-		   ((READ_ONCE(l->idle_rate) * sectors) >> AD_K_SHIFT);
-	u64 serial = READ_ONCE(l->cost) +
-		     ((READ_ONCE(l->rate) * sectors) >> AD_K_SHIFT);
+	s64 lat = READ_ONCE(l->lat0), r = READ_ONCE(l->lat_rate);
 
-	return idle > serial ? idle - serial : 0;
+	if (r >= 0)
+		lat += ((u64)r * sectors) >> AD_K_SHIFT;
+	else
+		lat -= ((u64)-r * sectors) >> AD_K_SHIFT;
+	return lat > 0 ? lat : 0;
+}
+
+/* The lat(b) line from the idle and serial lines (each below 2^45) */
+static void ad_lat_line(struct ad_leg *l)
+{
+	WRITE_ONCE(l->lat0, (s64)READ_ONCE(l->idle) - (s64)READ_ONCE(l->cost));
+	WRITE_ONCE(l->lat_rate, (s64)READ_ONCE(l->idle_rate) -
+				(s64)READ_ONCE(l->rate));
 }
 
 /*
@@ -377,6 +402,7 @@ static void ad_fit(struct ad_leg *l, const struct rb_leg *leg)
 	WRITE_ONCE(l->idle_rate, idle_rate);
 	ad_line(&l->cls[AD_RUN], &l->cls[AD_RUN], &run_rate);
 	WRITE_ONCE(l->run_rate, run_rate);
+	ad_lat_line(l);
 	WRITE_ONCE(l->probe_after, AD_PROBE_READS *
 		   (ad_lat(l, AD_PROBE_SECTORS) + READ_ONCE(l->cost) +
 		    ((rate * AD_PROBE_SECTORS) >> AD_K_SHIFT)));
@@ -659,13 +685,21 @@ static unsigned int ad_choose(struct ad_ctx *ctx, struct rb_set *set,
 		}
 	}
 	/*
-	 * A new stream on an array of rotational legs all busy: the leg
-	 * whose head will be nearest, as md raid1 does, so that streams
-	 * near each other share a leg and its seeks stay short.
+	 * On an array of rotational legs, all busy: a new stream, or a small
+	 * read once every leg is saturated, goes to the leg whose head will
+	 * be nearest, as md raid1 does.  Streams near each other then share
+	 * a leg, and a saturated disk serves more the shorter its seeks are;
+	 * a queue full is still avoided.
 	 */
-	if (cont < 0 && seq && !set->mixed && !set->legs[best].nonrot &&
-	    !ad_any_idle(set, io))
-		best = ad_nearest(ctx, set, io, split, &best_n);
+	if (cont < 0 && (seq || !best_room) && !set->mixed &&
+	    !set->legs[best].nonrot && !ad_any_idle(set, io)) {
+		i = ad_nearest(ctx, set, io, split, &n);
+		if (seq || atomic_read(&set->legs[i].inflight) <
+			   (int)set->legs[i].queue_depth) {
+			best = i;
+			best_n = n;
+		}
+	}
 	/*
 	 * A stream on a rotational leg stays there unless another leg would
 	 * be done with the read a quarter sooner: with every leg busy, moving
@@ -774,6 +808,7 @@ static unsigned int ad_chunk(struct rb_policy *p, const struct rb_io *io)
 	struct rb_set *set = p->set;
 	struct rb_leg *l;
 	unsigned int leg;
+	sector_t end;
 	bool spare;
 	u64 n, share;
 	int cont;
@@ -805,7 +840,15 @@ static unsigned int ad_chunk(struct rb_policy *p, const struct rb_io *io)
 						      AD_SMALL_SECTORS);
 	}
 	/* what it takes without making the submitter wait for a tag */
-	n = ad_min_u64(n, ad_room(ctx, l));
+	if (n > l->max_sectors)
+		n = ad_min_u64(n, ad_room(ctx, l));
+	/* a part ends on a 4 KiB boundary: legs may have 4 KiB blocks */
+	if (n < io->sectors) {
+		end = (io->sector + n) & ~(sector_t)7;
+		if (end <= io->sector)
+			end = (io->sector + 8) & ~(sector_t)7;
+		n = ad_min_u64(end - io->sector, io->sectors);
+	}
 out:
 	this_cpu_write(*ctx->pick, ad_pick_key(io, n, leg));
 	this_cpu_write(*ctx->rest, n < io->sectors ? io->sector + n + 1 : 0);

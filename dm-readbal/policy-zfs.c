@@ -132,6 +132,7 @@ static unsigned int zfs_select(struct rb_policy *p, const struct rb_io *io)
 	unsigned int tied[RB_MAX_LEGS];
 	unsigned int i, nr_tied = 0;
 	s64 load, lowest = 0;
+	u64 region;
 	u32 pick;
 
 	for (i = 0; i < set->nr_legs; i++) {
@@ -149,8 +150,11 @@ static unsigned int zfs_select(struct rb_policy *p, const struct rb_io *io)
 	if (nr_tied == 1)
 		return tied[0];
 	/* vdev_mirror_preferred_child_randomize(): the byte offset >> 21 */
-	div_u64_rem(io->sector >> (ZFS_MIRROR_SHIFT - ZFS_SECTOR_SHIFT),
-		    nr_tied, &pick);
+	region = io->sector >> (ZFS_MIRROR_SHIFT - ZFS_SECTOR_SHIFT);
+	if (!(nr_tied & (nr_tied - 1)))
+		pick = region & (nr_tied - 1);	/* no division for 2, 4... */
+	else
+		div_u64_rem(region, nr_tied, &pick);
 	return tied[pick];
 }
 

@@ -43,6 +43,7 @@ static void model(struct rbt *t, unsigned int leg, u64 cost,
 	l->idle_rate = l->rate;
 	l->cls[AD_IDLE_SMALL].sectors = 8 << AD_FIX;
 	l->measured = true;
+	ad_lat_line(l);
 	l->probe_after = AD_PROBE_READS *
 			 (ad_lat(l, AD_PROBE_SECTORS) + cost +
 			  ((l->rate * AD_PROBE_SECTORS) >> AD_K_SHIFT));
@@ -545,6 +546,38 @@ static void test_chunk(void **state)
 	rbt_teardown(&t);
 }
 
+/*
+ * Rotational legs all saturated: a small read goes to the nearest head,
+ * whatever the backlogs, unless that queue is full.
+ */
+static void test_nearest_saturated(void **state)
+{
+	struct rbt t;
+	unsigned int i;
+
+	setup(&t, 3, ROT);
+	for (i = 0; i < 3; i++)
+		model(&t, i, 8 * MS, 40000, 0);
+	/* leg 2 near 200000 has the longest queue */
+	for (i = 0; i < 4; i++) {
+		start(&t, 0, 1000 + 8 * i, 8);
+		start(&t, 1, 100000 + 8 * i, 8);
+	}
+	for (i = 0; i < 8; i++)
+		start(&t, 2, 200000 + 8 * i, 8);
+	assert_int_equal(sel(&t, 199000, 8, 0x7), 2);
+	assert_int_equal(sel(&t, 90000, 8, 0x7), 1);
+	/* its queue full: by E again, the shorter queues */
+	t.legs[2].queue_depth = 8;
+	assert_true(sel(&t, 199000, 8, 0x7) != 2);
+	/* not while a leg is idle */
+	t.legs[2].queue_depth = QD;
+	inflight(&t, 0, 0);
+	atomic64_set(&aleg(&t, 0)->queued, 0);
+	assert_int_equal(sel(&t, 199000, 8, 0x7), 0);
+	rbt_teardown(&t);
+}
+
 /* select without chunk (a retry), or chunk's choice for another read. */
 static void test_pick(void **state)
 {
@@ -795,6 +828,7 @@ int main(void)
 		cmocka_unit_test(test_rotational_stickiness),
 		cmocka_unit_test(test_seek_distance),
 		cmocka_unit_test(test_chunk),
+		cmocka_unit_test(test_nearest_saturated),
 		cmocka_unit_test(test_pick),
 		cmocka_unit_test(test_probe),
 		cmocka_unit_test(test_unmeasured),

@@ -105,13 +105,9 @@ static const struct fact facts[] = {
 	{ BEST_LEG, "2hdd-seek+ssd", "randread-qd1", "adaptive", NULL, 0.95 },
 	{ BEST_LEG, "ssd+nvme", "randread-qd1", "adaptive", NULL, 0.95 },
 	{ BEST_LEG, "nvme+remote", "randread-qd1", "adaptive", NULL, 0.95 },
-	/*
-	 * QD32: the better of the fastest leg alone and the best other;
-	 * on 3hdd-seek 0.98 of md (nearest head, its seeks shorter)
-	 */
+	/* QD32: the better of the fastest leg alone and the best other */
 	{ BEST_LEG, "*", "randread-qd32", "adaptive", NULL, 1.0 },
 	{ RANK, "*", "randread-qd32", "adaptive", "*", 0.01 },
-	{ RANK, "3hdd-seek", "randread-qd32", "adaptive", "*", 0.03 },
 	/*
 	 * The fastest leg ten times slower: back within 10% of the new limit
 	 * in 2 s.  Not asserted where it is not so: one reader with the
@@ -143,7 +139,6 @@ static const struct {
 	const char *profile, *workload;
 } excepts[] = {
 	{ "adaptive", 0.05, "3hdd-seek", "seqread-8job" },
-	{ "adaptive", 0.01, "3hdd-seek", "randread-qd32" },
 };
 
 static const char *const gate_workloads[] = {
