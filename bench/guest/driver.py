@@ -98,8 +98,9 @@ class Bench:
 
     # ---------------------------------------------------------------- setup
     def setup(self):
-        for m in ("dm-mirror", "raid1", "nbd"):
-            subprocess.run(["modprobe", m] + (["nbds_max=16"] if m == "nbd" else []), check=False)
+        # one exec each: an exec costs up to seconds under TCG
+        subprocess.run(["modprobe", "-a", "dm-mirror", "raid1"], check=False)
+        subprocess.run(["modprobe", "nbd", "nbds_max=16"], check=False)
         if not os.path.exists(f"{CG}/cgroup.controllers"):
             subprocess.run(["mount", "-t", "cgroup2", "none", CG], check=True)
         with open(f"{CG}/cgroup.subtree_control", "w") as f:
@@ -195,9 +196,10 @@ class Bench:
         return out
 
     def remove_legs(self, legs):
+        # one shell for all (an exec each is slow); a failed removal stops no other
+        sh("; ".join((f"rb_seek_disk_rm {name}" if os.path.exists(f"/run/rb-seek/{name}.nbd")
+                      else f"rb_disk_rm {name}") + " || true" for name, _, _ in legs), check=False)
         for name, _, _ in legs:
-            st = f"/run/rb-seek/{name}.nbd"
-            sh(f"rb_seek_disk_rm {name}" if os.path.exists(st) else f"rb_disk_rm {name}", check=False)
             stats = f"/run/rb-seek/{name}.stats"
             if os.path.exists(stats):     # the seek filter's, written at exit
                 with open(stats) as f:
@@ -347,16 +349,16 @@ class Bench:
                 out.append((f"rb:{p}", k))
         return out
 
-    def peers(self, paths, sectors, fast):
-        n = len(paths)
+    def peers(self, paths, sectors, fast, which=("mirror", "linear")):
+        """dm-mirror and dm-linear on the fastest leg, those of WHICH."""
+        tables = {"mirror": (MIR, f"0 {sectors} mirror core 2 1024 nosync {len(paths)} "
+                             + " ".join(f"{p} 0" for p in paths) + " 1 handle_errors"),
+                  "linear": (LIN, f"0 {sectors} linear {paths[fast]} 0")}
         out = []
-        k = self.dm_create(MIR, f"0 {sectors} mirror core 2 1024 nosync {n} "
-                           + " ".join(f"{p} 0" for p in paths) + " 1 handle_errors")
-        if k:
-            out.append(("mirror", k))
-        k = self.dm_create(LIN, f"0 {sectors} linear {paths[fast]} 0")
-        if k:
-            out.append(("linear", k))
+        for cfg, (name, table) in tables.items():
+            k = self.dm_create(name, table) if cfg in which else None
+            if k:
+                out.append((cfg, k))
         return out
 
     def profile(self, pname, workloads, runtime):
@@ -379,9 +381,10 @@ class Bench:
         tmpl = self.templates(workloads)
         rt = {"runtime": str(runtime)}
         base = {"profile": pname, "kinds": kinds, "legs": knames, "fastest": fast, "section": "matrix"}
-        for phase in (1, 2):
+        peers = self.conf.get("peers", self.mode.get("peers", plan.PEERS))
+        for phase in (1, 2) if "md" in peers else (1,):
             if phase == 1:
-                tops = self.readbal_devices(kinds, paths, sectors) + self.peers(paths, sectors, fast)
+                tops = self.readbal_devices(kinds, paths, sectors) + self.peers(paths, sectors, fast, peers)
             else:
                 self.dm_remove_all()
                 try:

@@ -8,6 +8,8 @@ import bisect
 import json
 import os
 
+from . import hostload
+
 USER_HZ = 100          # /proc/stat ticks
 CPU_BOUND_PCT = 80.0   # guest CPU busy above this: the CPU, not the disks, set the pace
 MIN_IOS = 4            # fewer completed I/Os in a run: no figure
@@ -215,6 +217,12 @@ class Results:
         self.errors = self._jsonl("errors.jsonl")
         self.seekstats = self._jsonl("seekstats.jsonl")
         try:
+            with open(os.path.join(resdir, "hostload.tsv")) as f:
+                self.hostload_text = f.read()
+        except OSError:
+            self.hostload_text = ""
+        self.hostload = hostload.summary(self.hostload_text)
+        try:
             with open(os.path.join(resdir, "samples.tsv")) as f:
                 self.samples = parse_samples(f.read())
         except OSError:
@@ -241,6 +249,13 @@ class Results:
         except OSError:
             pass
         return out
+
+    def hostload_during(self, runs):
+        """The host's load over the span of these runs, or None."""
+        ts = [(r["t0"], r["t1"]) for r in runs if "t0" in r]
+        if not ts:
+            return None
+        return hostload.summary(self.hostload_text, min(t for t, _ in ts), max(t for _, t in ts))
 
     def bwlogs(self, prefix):
         d = os.path.join(self.dir, "bwlog")
@@ -295,6 +310,7 @@ class Results:
             rec.setdefault("problem", str(e))
             return rec
         rec["window"] = d
+        rec["t0"], rec["t1"] = win[0] / 1e9, win[1] / 1e9     # unix seconds
         rec["cpu_busy_pct"] = d["cpu_busy_pct"]
         rec["cpu_bound"] = d["cpu_busy_pct"] > CPU_BOUND_PCT
         legs = rec.get("legs") or []

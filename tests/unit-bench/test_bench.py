@@ -18,7 +18,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "bench"))
-from rbbench import fiojob, plan, report, results  # noqa: E402
+from rbbench import fiojob, hostload, plan, report, results  # noqa: E402
 
 DATA = os.path.join(HERE, "data", "smoke-run")
 P1 = os.path.join(DATA, "fio", "001-hdd-seek+ssd-p1.json")
@@ -136,11 +136,31 @@ class Captured(unittest.TestCase):
             self.assertLessEqual(r["cpu_busy_pct"], 100.0001)
 
     def test_limits(self):
-        self.assertAlmostEqual(self.m.limits[(PROFILE, "randrw-70", 1)],
+        # each phase's legs alone
+        self.assertAlmostEqual(self.m.phase_limits[(PROFILE, "randrw-70", 1)],
                                61.485909 + 2205.970149 + 29.035013, places=4)
-        self.assertAlmostEqual(self.m.limits[(PROFILE, "randrw-70", 2)],
+        self.assertAlmostEqual(self.m.phase_limits[(PROFILE, "randrw-70", 2)],
                                59.76431 + 2537.924152 + 31.144781, places=4)
-        self.assertAlmostEqual(self.m.limits[(PROFILE, "seqwrite-1280k", 1)], 10336 / 1024)
+        self.assertAlmostEqual(self.m.phase_limits[(PROFILE, "seqwrite-1280k", 1)], 10336 / 1024)
+        # the limit: each leg's better run (here phase 2's, both legs), for both phases
+        for phase in (1, 2):
+            self.assertAlmostEqual(self.m.limits[(PROFILE, "randrw-70", phase)],
+                                   59.76431 + 2537.924152 + 31.144781, places=4)
+            self.assertAlmostEqual(self.m.limits[(PROFILE, "seqwrite-1280k", phase)], 11352 / 1024)
+
+    def test_limit_takes_each_legs_better_run(self):
+        res = results.Results(DATA)
+        res.runs = []
+        for phase, bws in ((1, (100, 50)), (2, (60, 90))):
+            for i, bw in enumerate(bws):
+                res.runs.append({"section": "matrix", "profile": "2ssd", "workload": "seqread-1job",
+                                 "config": f"leg:{i}", "phase": phase, "io": "read",
+                                 "m": {"mib_s": bw, "iops": 1, "read": {"bw_kib": bw * 1024, "iops": 1},
+                                       "write": {"bw_kib": 0, "iops": 0}}})
+        m = report.Matrix(res)
+        self.assertEqual(m.phase_limits[("2ssd", "seqread-1job", 1)], 150)
+        self.assertEqual(m.phase_limits[("2ssd", "seqread-1job", 2)], 150)
+        self.assertEqual(m.limits[("2ssd", "seqread-1job", 1)], 190)
 
     def test_shares_use_their_phase(self):
         md = self.m.get(PROFILE, "randrw-70", "md")
@@ -184,17 +204,41 @@ class Captured(unittest.TestCase):
                             for ln in lines))
         # seed 004: amplification exactly the two legs
         self.assertTrue(any("**2.00** for 2 legs (exactly #legs)" in ln for ln in lines))
+        # findings: each seed's claim against this run, readbal against the peers
+        self.assertLess(lines.index("## Findings: the seeds reproduced"),
+                        lines.index("## Headline: share of the physical limit"))
+        self.assertTrue(any(ln.startswith("- **Seed 004, long random write**") and "2.00x" in ln
+                            and "(exactly #legs)" in ln for ln in lines))
+        i = lines.index("### Where readbal stands against md raid1 and dm-mirror")
+        row = next(ln for ln in lines[i:] if ln.startswith(f"| {PROFILE} |"))
+        best = max(self.m.mean_share(PROFILE, c)[0] for c in ("rb:pid", "rb:roundrobin"))
+        md = self.m.mean_share(PROFILE, "md")[0]
+        self.assertIn(f"| {best / md:.2f}x |", row)
 
-    def test_smoke_checks(self):
+    def smoke_checks(self, **conf):
+        res = results.Results(DATA)
+        res.conf = dict(res.conf, **conf)
         with tempfile.TemporaryDirectory() as d:
-            rep = report.Report(self.res, os.path.join(d, "plots"), os.path.join(d, "b.md"))
+            rep = report.Report(res, os.path.join(d, "plots"), os.path.join(d, "b.md"))
             rep.build()
             rep.plots = []      # not drawn here
-            lines = report.checks(self.res, rep)
+            return report.checks(res, rep)
+
+    def test_smoke_checks(self):
+        lines = self.smoke_checks(workloads=["randrw-70", "randread-qd1"], peers=plan.PEERS)
         self.assertIn("PASS bench-smoke:randrw-70", lines)
         self.assertIn("PASS bench-smoke:write-amplification", lines)
+        self.assertIn("PASS bench-smoke:seek-emulator", lines)
         # the fixture holds three of the seven workloads: the others fail
         self.assertTrue(any(ln.startswith("FAIL bench-smoke:randread-qd1") for ln in lines))
+
+    def test_smoke_checks_peers(self):
+        """A workload needs the legs, a readbal policy and the mode's peers."""
+        lines = self.smoke_checks(workloads=["randrw-70"], peers=["mirror"])
+        self.assertIn("PASS bench-smoke:randrw-70", lines)
+        lines = self.smoke_checks(workloads=["randrw-70"], peers=["mirror", "raid10"])
+        self.assertTrue(any(re.fullmatch(r"FAIL bench-smoke:randrw-70 \(missing \['raid10'\]\)", ln)
+                            for ln in lines), lines)
 
 
 class Formatting(unittest.TestCase):
@@ -235,6 +279,33 @@ class Formatting(unittest.TestCase):
         self.assertIn("| rb:pid,max | seq rd | 2 | yes | 0.50-0.50 |  |", rep.lines)
 
 
+class Calibration(unittest.TestCase):
+    @staticmethod
+    def cal_results(iops, mibps):
+        res = results.Results(DATA)
+        res.meta = dict(res.meta, seek_args="seek-full=8000", command="bench/run --calibrate")
+        res.calibration, res.seekstats = {}, []
+        res.runs = []
+        for kind, test, unit, v in (("hdd-seek", "rand4k-qd1", "IOPS", iops),
+                                    ("hdd-seek", "seq64k-qd1", "MiB/s", mibps)):
+            m = {"iops": v, "mib_s": v, "runtime_ms": 1000, "p50_us": 1.0,
+                 "read": {"bw_kib": v * 1024, "iops": v, "ios": 100}, "write": {"bw_kib": 0, "iops": 0}}
+            res.runs.append({"section": "calibration", "kind": kind, "test": test, "m": m})
+        return res
+
+    def test_targets_and_separate_run(self):
+        rep = report.Report(self.cal_results(40, 5), "/nonexistent/plots", "/nonexistent/b.md",
+                            cal=self.cal_results(90, 23))
+        rep.calibration()
+        text = "\n".join(rep.lines)
+        self.assertIn("## Calibration: the emulated disks alone", text)
+        self.assertIn("### A separate calibration run", text)
+        self.assertRegex(text, r"\| 4 KiB random read QD1 \| 75-150 IOPS \| 40\.0 IOPS \|.*\| FAIL")
+        self.assertRegex(text, r"\| 4 KiB random read QD1 \| 75-150 IOPS \| 90\.0 IOPS \|.*\| PASS \|")
+        # 23 MiB/s over the first 23 MiB: the media rate there is 25 - 12.5 x 11.5/256
+        self.assertRegex(text, r"64 KiB sequential QD1 from 0 MiB \| 24\.4 MiB/s \+-10% \| 23\.0 MiB/s \(0\.94\)")
+
+
 class JobFiles(unittest.TestCase):
     def test_parse_merge_render(self):
         text = "# c\n[global]\nbs=4k\ntime_based\n; x\n[a]\nbs=8k\n[b]\nrw=write\n"
@@ -270,6 +341,44 @@ class JobFiles(unittest.TestCase):
             self.assertNotIn("filename", jobs[0][1], f)     # --filename on the command line
 
 
+class HostLoad(unittest.TestCase):
+    TSV = ("1000\t2.10\t95.0\t0\t0.00\n"
+           "1005\t3.90\t99.0\t1\t4.00\n"
+           "bad\n"
+           "1010\t4.00\t100.0\t2\t6.00\n")
+
+    def test_summary(self):
+        s = hostload.summary(self.TSV)
+        self.assertEqual(s["samples"], 3)
+        self.assertAlmostEqual(s["load_mean"], 10.0 / 3)
+        self.assertEqual(s["load_max"], 4.0)
+        self.assertAlmostEqual(s["others_frac"], 2 / 3)
+        self.assertAlmostEqual(s["others_cores"], 10.0 / 15)    # CPU s over 3 x 5 s
+        self.assertIsNone(hostload.summary(""))
+
+    def test_window(self):
+        # samples cover the 5 s before their time: 1005 and 1010 overlap [1003, 1006]
+        s = hostload.summary(self.TSV, 1003, 1006)
+        self.assertEqual(s["samples"], 2)
+        self.assertAlmostEqual(s["others_cores"], 10.0 / 10)
+        self.assertIsNone(hostload.summary(self.TSV, 2000, 2100))
+
+    def test_rest_of_the_host(self):
+        """The sampler's sixth column: CPU of all but the benchmark's guest."""
+        busy = "1000\t2.0\t99.0\t0\t0.00\t2.50\n1005\t2.0\t99.0\t0\t0.00\t1.50\n"
+        s = hostload.summary(busy)
+        self.assertAlmostEqual(s["rest_cores"], 0.4)
+        self.assertTrue(hostload.disturbed(s))          # no other guest, yet disturbed
+        self.assertEqual(hostload.load_cores(s), s["rest_cores"])
+        self.assertIsNone(hostload.summary(self.TSV)["rest_cores"])    # an older file
+
+    def test_describe(self):
+        self.assertIn("**disturbed**", hostload.describe(hostload.summary(self.TSV)))
+        quiet = hostload.summary("1000\t1.90\t90.0\t0\t0.00\n")
+        self.assertTrue(hostload.describe(quiet).endswith("undisturbed"))
+        self.assertEqual(hostload.describe(None), "not sampled")
+
+
 class Plan(unittest.TestCase):
     def test_profiles(self):
         self.assertEqual(plan.profile_kinds("2hdd-seek+ssd"), ["hdd-seek", "hdd-seek", "ssd"])
@@ -284,10 +393,14 @@ class Plan(unittest.TestCase):
 
     def test_modes(self):
         for name, m in plan.MODES.items():
-            for p in m["profiles"]:
+            for p in m["profiles"] + [(m.get(s) or {}).get("profile") or "2ram" for s in ("seed003", "seed004")]:
                 plan.profile_kinds(p)
             for w in m["workloads"]:
                 self.assertIn(w, plan.WORKLOADS, name)
+            self.assertLessEqual(set(m.get("peers", plan.PEERS)), set(plan.PEERS), name)
+        # make check's lane stays small: one profile, two policies, one peer
+        smoke = plan.MODES["smoke"]
+        self.assertEqual((len(smoke["profiles"]), smoke["policies"], smoke["peers"]), (1, 2, ["mirror"]))
 
 
 class Result(unittest.TextTestResult):

@@ -10,12 +10,14 @@
  *       [seek-rpm=7200] [seek-outer=25] [seek-inner=12.5] (MiB/s) \
  *       [seek-settle=1000] [seek-full=15000] [seek-cmd=100] (us) \
  *       [seek-iface=550] (MiB/s) [seek-ra=256K] [seek-segment=256K] \
- *       [seek-segments=4] [seek-stats=FILE]
+ *       [seek-segments=4] [seek-compensate=true] [seek-stats=FILE]
  *
- * The full stroke is the export's size.  seek-stats=FILE: at unload, the
- * counts of hits, streams, misses and writes, and the busy, seek and
- * rotation times, one "key value" per line.  The export advertises itself
- * as rotational.
+ * The full stroke is the export's size.  seek-compensate (default true):
+ * wake early by the measured wake-up lateness and spin the rest, so that
+ * replies leave at the model's time even where sleeps wake late (TCG).
+ * seek-stats=FILE: at unload, the counts of hits, streams, misses and
+ * writes, the busy, seek and rotation times and the mean wake-up lateness,
+ * one "key value" per line.  The export advertises itself as rotational.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -34,6 +36,7 @@ static struct sm_params params;
 static struct sm model;
 static bool model_ready;
 static const char *stats_file;
+static int compensate = 1;	/* seek-compensate: see sleep_until() */
 static uint64_t bytes[2];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -92,6 +95,10 @@ static int seek_config(nbdkit_next_config *next, nbdkit_backend *nxdata,
 	}
 	if (!strcmp(key, "seek-segments"))
 		return nbdkit_parse_unsigned(key, value, &params.segments);
+	if (!strcmp(key, "seek-compensate")) {
+		compensate = nbdkit_parse_bool(value);
+		return compensate < 0 ? -1 : 0;
+	}
 	if (!strcmp(key, "seek-stats")) {
 		stats_file = value;
 		return 0;
@@ -124,6 +131,8 @@ static int seek_config_complete(nbdkit_next_config_complete *next,
 	"seek-ra=SIZE           Read-ahead past a read (default 256K).\n" \
 	"seek-segment=SIZE      Read-ahead segment size (default 256K).\n" \
 	"seek-segments=N        Read-ahead segments (default 4).\n" \
+	"seek-compensate=BOOL   Wake early by the measured wake-up lateness\n" \
+	"                       and spin the rest (default true).\n" \
 	"seek-stats=FILE        Write service statistics there at exit."
 
 /* The model starts with the first connection, once the size is known. */
@@ -159,7 +168,7 @@ static double now_ns(void)
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-static void sleep_until(double t)
+static void nanosleep_until(double t)
 {
 	struct timespec ts;
 
@@ -172,6 +181,58 @@ static void sleep_until(double t)
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
 	       EINTR)
 		;
+}
+
+/*
+ * Waits until @t, the model's completion time.  A sleeping thread wakes
+ * late, under TCG by milliseconds (the idle vCPU must be woken through the
+ * host): that would add to every request.  So the thread sleeps until @t
+ * less the lateness seen so far (a moving average), then spins through
+ * the rest, at most SPIN_MAX_NS; past that it sleeps again.
+ */
+#define SPIN_MAX_NS	500e3
+#define LATE_MAX_NS	20e6
+
+static double late_ns;		/* moving average of the wake-up lateness */
+static uint64_t late_samples;
+static double late_sum_ns;
+static pthread_mutex_t late_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void sleep_until(double t)
+{
+	double late, target, now = now_ns();
+
+	if (!compensate) {
+		nanosleep_until(t);
+		return;
+	}
+	pthread_mutex_lock(&late_lock);
+	late = late_ns;
+	pthread_mutex_unlock(&late_lock);
+	while (now < t) {
+		target = t - late - SPIN_MAX_NS / 2;
+		if (target > now) {
+			nanosleep_until(target);
+			now = now_ns();
+			pthread_mutex_lock(&late_lock);
+			late_ns += ((now - target) - late_ns) / 16;
+			if (late_ns > LATE_MAX_NS)
+				late_ns = LATE_MAX_NS;
+			if (late_ns < 0)
+				late_ns = 0;
+			late = late_ns;
+			late_samples++;
+			late_sum_ns += now - target;
+			pthread_mutex_unlock(&late_lock);
+			continue;
+		}
+		if (t - now > SPIN_MAX_NS) {	/* too early to spin */
+			late = 0;
+			continue;
+		}
+		while ((now = now_ns()) < t)
+			;
+	}
 }
 
 /* Books the head for the request: returns when it will be done. */
@@ -251,6 +312,8 @@ static void seek_unload(void)
 		bytes[0], bytes[1]);
 	fprintf(f, "busy_ms %.1f\nseek_ms %.1f\nrotation_ms %.1f\n",
 		model.busy_ns / 1e6, model.seek_ns / 1e6, model.rot_ns / 1e6);
+	fprintf(f, "wakeup_late_us %.1f\n",
+		late_samples ? late_sum_ns / late_samples / 1e3 : 0.0);
 	fclose(f);
 }
 

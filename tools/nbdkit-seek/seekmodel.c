@@ -165,6 +165,30 @@ static double serve_miss(struct sm *m, double t, bool write, double s,
 	return cost;
 }
 
+/*
+ * A read of the filling segment up to @e: the read-ahead goes on to
+ * ra_sectors past it, at the media rate of the zone the head is in now.
+ * A head that had stopped at the old limit resumes there once that
+ * sector comes round again.
+ */
+static void extend_fill(struct sm *m, double t, double e)
+{
+	double limit = e + m->p.ra_sectors, at;
+
+	if (m->fill < 0 || limit <= m->fill_limit)
+		return;
+	at = head_at(m, t);
+	if (at >= m->fill_limit) {
+		m->fill_pos0 = m->fill_limit;
+		m->fill_t0 = t + rotation_time(m, m->fill_limit, t);
+	} else if (t > m->fill_t0) {
+		m->fill_pos0 = at;
+		m->fill_t0 = t;
+	}
+	m->fill_rate = sm_media_rate(m, m->fill_pos0);
+	m->fill_limit = limit;
+}
+
 double sm_submit(struct sm *m, double now, bool write, uint64_t sector,
 		 uint32_t sectors, enum sm_kind *kind)
 {
@@ -182,6 +206,8 @@ double sm_submit(struct sm *m, double now, bool write, uint64_t sector,
 				cost = m->p.cmd_ns +
 				       n * 512 * NS / (m->p.iface_mibps * MIB);
 				m->seg[i].used = ++m->lru;
+				if ((int)i == m->fill)
+					extend_fill(m, t, e);
 				break;
 			}
 		}
@@ -191,13 +217,12 @@ double sm_submit(struct sm *m, double now, bool write, uint64_t sector,
 		    s >= seg_start(m, m->fill, t) &&
 		    (e <= m->fill_limit ||
 		     (at < m->fill_limit && s <= at + track_sectors(m, at)))) {
-			double arrive = m->fill_t0 + (e - m->fill_pos0) /
-							     m->fill_rate;
+			double arrive;
 
+			extend_fill(m, t, e);
+			arrive = m->fill_t0 + (e - m->fill_pos0) / m->fill_rate;
 			k = SM_STREAM;
 			cost = m->p.cmd_ns + (arrive > t ? arrive - t : 0);
-			if (e + m->p.ra_sectors > m->fill_limit)
-				m->fill_limit = e + m->p.ra_sectors;
 			m->seg[m->fill].used = ++m->lru;
 		}
 	}

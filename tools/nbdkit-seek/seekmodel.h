@@ -5,9 +5,15 @@
  * caller-supplied clock, so it is tested on the host without nbdkit.
  *
  * It is the model of tools/sim/leg-hdd.c with ncq 1 (see docs/simulator.md
- * "hdd-seek"), so the guest benchmark and rbsim can be compared:
+ * "hdd-seek"), so the guest benchmark and rbsim can be compared, except
+ * that here a hit moves the read-ahead on too (leg-hdd.c: streamed reads
+ * only, so a client slower than the media misses every ra_sectors) and the
+ * read-ahead reads at the rate of the zone the head is in (leg-hdd.c: of
+ * the zone where the stream began):
  *  - hit: the sectors are in a read-ahead segment: command overhead plus
- *    the interface transfer;
+ *    the interface transfer; a hit in the segment being filled moves the
+ *    read-ahead on to ra_sectors past it (a head that had stopped at the
+ *    old limit resumes when that sector comes round);
  *  - stream: the head is reading ahead and the sectors are at most a
  *    track beyond it (or within the read-ahead limit): wait for them to
  *    pass under the head; the read-ahead goes on past them;
@@ -16,7 +22,8 @@
  *    come round (rpm; a sector's angle is its place in its track), then
  *    transfer at the zone's media rate (linear from outer at sector 0 to
  *    inner at the last).  A read then starts a segment that keeps filling
- *    at the media rate up to ra_sectors past the read.
+ *    at the media rate up to ra_sectors past the read; each read of it
+ *    moves that limit on and takes the rate of the head's zone.
  * Writes go to the media (no write cache).  Requests are served in
  * arrival order, one at a time.
  */
