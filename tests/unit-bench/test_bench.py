@@ -306,6 +306,31 @@ class Calibration(unittest.TestCase):
         self.assertRegex(text, r"64 KiB sequential QD1 from 0 MiB \| 24\.4 MiB/s \+-10% \| 23\.0 MiB/s \(0\.94\)")
 
 
+class Lvm(unittest.TestCase):
+    def test_lvm_compare_table(self):
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "lvm-compare.tsv"), "w") as f:
+                f.write("# a note\nmirror\tworkload\tMiB/s\tIOPS\tleg0-hdd-reads\tleg1-ssd-reads\n"
+                        "raid1\trandread-4k-qd8\t12\t3000\t250\t750\n"
+                        "readbal\trandread-4k-qd8\t13\t3300\t0\t1000\n")
+            res = results.Results(DATA)
+            res.dir = d
+            rep = report.Report(res, "/nonexistent/plots", "/nonexistent/b.md")
+            rep.lvm()
+        text = "\n".join(rep.lines)
+        self.assertIn("## LVM: lvm raid1 and lvm mirror beside readbal", text)
+        self.assertIn("a note", text)
+        self.assertRegex(text, r"\| randread-4k-qd8 \| raid1 \| 12\.0 \| 3000 \| 1\.00x \| 75% \|")
+        self.assertRegex(text, r"\| randread-4k-qd8 \| readbal \| 13\.0 \| 3300 \| 1\.10x \| 100% \|")
+
+    def test_no_file_no_section(self):
+        res = results.Results(DATA)
+        res.dir = "/nonexistent"
+        rep = report.Report(res, "/nonexistent/plots", "/nonexistent/b.md")
+        rep.lvm()
+        self.assertEqual(rep.lines, [])
+
+
 class JobFiles(unittest.TestCase):
     def test_parse_merge_render(self):
         text = "# c\n[global]\nbs=4k\ntime_based\n; x\n[a]\nbs=8k\n[b]\nrw=write\n"
