@@ -264,10 +264,12 @@ class Bench:
         """Seconds of I/O the jobs take, those run alongside counted once."""
         return sum(fiojob.duration_s(o) for _, o in jobs if "stonewall" in o or o is jobs[0][1])
 
-    def run_fio(self, label, jobs, meta, cgroup="rbbench/fio"):
+    def run_fio(self, label, jobs, meta, cgroup="rbbench/fio", during=None):
         """Runs JOBS in one fio and records each job of META (tag ->
-        record) in runs.jsonl.  Past the time budget: records them as
-        skipped and raises Deadline."""
+        record) in runs.jsonl.  DURING: (seconds, fn): fn() runs that long
+        after fio started, and the dict it returns joins every record.
+        Past the time budget: records them as skipped and raises
+        Deadline."""
         serial = [o for _, o in jobs if "stonewall" in o] or [jobs[0][1]]
         est = self.fio_start + self.serial_s(jobs) + self.overhead * len(serial)
         left = self.deadline - time.monotonic()
@@ -286,13 +288,20 @@ class Bench:
         log(f"fio {label}: {len(jobs)} jobs, ~{est:.0f}s")
         before = self.disk_stats()
         t = time.monotonic()
+        extra = {}
+        p = subprocess.Popen(["fio", "--output-format=json", f"--output={out}", jobfile],
+                             cwd=os.path.join(RES, "work"), stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True,
+                             preexec_fn=self._into_cgroup(cgroup) if cgroup else None)
         try:
-            p = subprocess.run(["fio", "--output-format=json", f"--output={out}", jobfile],
-                               cwd=os.path.join(RES, "work"), capture_output=True, text=True,
-                               timeout=max(120, 3 * est + 60),
-                               preexec_fn=self._into_cgroup(cgroup) if cgroup else None)
-            rc, text = p.returncode, p.stdout + p.stderr
+            if during:
+                time.sleep(during[0])
+                extra = during[1]() or {}
+            text = p.communicate(timeout=max(120, 3 * est + 60))[0]
+            rc = p.returncode
         except subprocess.TimeoutExpired as e:
+            p.kill()
+            p.communicate()
             rc, text = "timeout", f"fio timed out: {e}"
         wall = time.monotonic() - t
         # every I/O of the run has ended with fio: exact counts per run
@@ -309,7 +318,7 @@ class Bench:
         log(f"  {wall:.1f}s, {(wall - busy) / n:.2f}s per job beyond its runtime")
         for tag, o in jobs:
             if tag in meta:
-                record("runs.jsonl", dict(meta[tag], tag=tag, fio=os.path.basename(out), wall=wall,
+                record("runs.jsonl", dict(meta[tag], **extra, tag=tag, fio=os.path.basename(out), wall=wall,
                                           duration_s=fiojob.duration_s(o),
                                           ramp_s=fiojob.parse_time(o.get("ramp_time", "0")),
                                           bwlog=tag))
@@ -612,6 +621,134 @@ class Bench:
             self.dm_remove_all()
             self.remove_legs(legs)
 
+    # ------------------------------------------------------------ slowdown
+    def slowdown(self, cfg):
+        """Issue 7's recovery test: a leg slowed to about a tenth of its
+        speed mid-run.  Every leg sits under a dm-linear wrapper; at AT s
+        into a run the fastest leg's wrapper is swapped for dm-delay, with
+        a delay of 9 times that leg's own mean latency under the workload
+        (about a tenth of its rate at the same depth).  The legs alone
+        after the swap give the new limit."""
+        for pname in cfg["profiles"]:
+            kinds = plan.profile_kinds(pname)
+            log(f"== slowdown on {pname}")
+            legs = self.make_legs(kinds, "sd")
+            try:
+                self._slowdown(cfg, pname, kinds, legs)
+            finally:
+                self.dm_remove_all()
+                self.remove_legs(legs)
+
+    def _wrap(self, i, dev, sectors, delay_ms=0):
+        name = f"rbb-sd{i}"
+        table = (f"0 {sectors} delay {dev} 0 {delay_ms}" if delay_ms
+                 else f"0 {sectors} linear {dev} 0")
+        if name in self.dm:
+            dmioctl.reload(name, table)
+            return None
+        return self.dm_create(name, table)
+
+    def _slowdown_probe(self, label, jobs, meta, tag):
+        """Runs the jobs; returns (read KiB/s, mean completion ms) of TAG's."""
+        out = self.run_fio(label, jobs, meta)
+        try:
+            with open(out) as f:
+                text = f.read()
+            for j in json.loads(text[text.find("{"):]).get("jobs", []):
+                if j["jobname"] == tag:
+                    return j["read"]["bw"], j["read"]["clat_ns"]["mean"] / 1e6
+        except (OSError, ValueError, KeyError):
+            pass
+        return None, 1.0
+
+    def _slowdown(self, cfg, pname, kinds, legs):
+        paths = [p for _, p, _ in legs]
+        sectors = min(self.sectors(k) for _, _, k in legs)
+        fast = plan.fastest_leg(kinds)
+        wraps = [self._wrap(i, p, sectors) for i, p in enumerate(paths)]
+        if None in wraps:
+            raise RuntimeError("cannot create the dm-linear wrappers")
+        wpaths = [f"/dev/{k}" for k in wraps]
+        tmpl = self.templates(cfg["workloads"])
+        base = {"section": "slowdown", "profile": pname, "kinds": kinds, "legs": wraps,
+                "fastest": fast, "at_s": cfg["at"]}
+        for w in cfg["workloads"]:
+            t = tmpl[w]
+            io = fiojob.io_kind(t[1])
+            # the legs alone (the old limit); the fastest one's latency sets
+            # the delay, checked once on that leg alone
+            jobs, meta = [], {}
+            for i, k in enumerate(wraps):
+                tag = f"sd.{pname}.{w}.before{i}"
+                jobs.append(self.job(tag, t, wpaths[i], {"runtime": "1.25"}))
+                meta[tag] = dict(base, workload=w, config=f"leg:{i}", phase="before", top=k, io=io)
+            stat = f"/sys/block/{wraps[fast]}/stat"
+            before = open(stat).read().split()
+            rate0, lat_ms = self._slowdown_probe(f"sd-{pname}-{w}-before", jobs, meta,
+                                                 f"sd.{pname}.{w}.before{fast}")
+            after = open(stat).read().split()
+            if str(t[1].get("direct", "0")) != "1":    # buffered: fio sees the page cache, take the device's time
+                reads, ticks = int(after[0]) - int(before[0]), int(after[3]) - int(before[3])
+                lat_ms = ticks / reads if reads else 1.0
+            delay = max(1, round(9 * lat_ms))
+            tag = f"sd.{pname}.{w}.probe"
+            self._wrap(fast, paths[fast], sectors, delay)
+            try:
+                rate1, _ = self._slowdown_probe(f"sd-{pname}-{w}-probe",
+                                                [self.job(tag, t, wpaths[fast], {"runtime": "1.25"})],
+                                                {tag: dict(base, workload=w, config=f"leg:{fast}",
+                                                           phase="probe", top=wraps[fast], io=io,
+                                                           delay_ms=delay)}, tag)
+            finally:
+                self._wrap(fast, paths[fast], sectors)
+            f = rate1 / rate0 if rate0 and rate1 else 0.1
+            if not 0.05 <= f <= 0.2 and 0 < f < 1:
+                # a closed loop: rate ~ 1 / (latency + delay)
+                delay = max(1, round(9 * f * delay / (1 - f)))
+            log(f"  {w}: leg {fast} alone {lat_ms:.2f} ms a read; the delay kept it at {f:.2f} of "
+                f"its rate: {delay} ms")
+            for pol in cfg["policies"]:
+                if self.policies is not None and pol not in self.policies:
+                    continue
+                args = f"2 preferred {fast}" if pol == "device" else "0"
+                top = self.dm_create(rb_name(pol), f"0 {sectors} readbal {len(wpaths)} "
+                                     + " ".join(f"{p} 0" for p in wpaths) + f" {pol} {args}")
+                if top is None:
+                    continue
+                tag = f"sd.{pname}.{w}.{pol}"
+
+                def swap(top=top):
+                    stat = f"/sys/block/{top}/stat"
+                    t_end = time.monotonic() + 60
+                    first = open(stat).read().split()[0]
+                    while time.monotonic() < t_end and open(stat).read().split()[0] == first:
+                        time.sleep(0.05)
+                    time.sleep(cfg["at"])
+                    self._wrap(fast, paths[fast], sectors, delay)
+                    return {"swap_unix": time.time(), "delay_ms": delay}
+
+                try:
+                    self.run_fio(f"sd-{pname}-{w}-{pol}",
+                                 [self.job(tag, t, f"/dev/{top}", {"runtime": str(cfg["runtime"])})],
+                                 {tag: dict(base, workload=w, config=f"rb:{pol}", phase="run", top=top,
+                                            io=io)}, during=(0, swap))
+                finally:
+                    dmioctl.remove(rb_name(pol))
+                    self.dm.remove(rb_name(pol))
+                    self._wrap(fast, paths[fast], sectors)
+            # the new limit: each leg alone, the fastest one slowed
+            self._wrap(fast, paths[fast], sectors, delay)
+            jobs, meta = [], {}
+            for i, k in enumerate(wraps):
+                tag = f"sd.{pname}.{w}.leg{i}"
+                jobs.append(self.job(tag, t, wpaths[i], {"runtime": "1.25"}))
+                meta[tag] = dict(base, workload=w, config=f"leg:{i}", phase="after", top=k, io=io,
+                                 delay_ms=delay)
+            try:
+                self.run_fio(f"sd-{pname}-{w}-after", jobs, meta)
+            finally:
+                self._wrap(fast, paths[fast], sectors)
+
     # ---------------------------------------------------------- CPU overhead
     def cpu(self, cfg):
         """4 KiB random read QD32 on two ram legs: rounds of the leg alone,
@@ -642,7 +779,7 @@ class Bench:
     def main(self):
         self.setup()
         # the conf may override a mode's sections (experiments)
-        m = dict(self.mode, **{k: self.conf[k] for k in ("calibrate", "cpu", "seed003", "seed004")
+        m = dict(self.mode, **{k: self.conf[k] for k in ("calibrate", "cpu", "seed003", "seed004", "slowdown")
                                if k in self.conf})
         status = "complete"
         steps = []
@@ -658,6 +795,8 @@ class Bench:
             steps.append(("seed004", lambda: self.seed004(m["seed004"])))
         if m.get("seed003"):
             steps.append(("seed003", lambda: self.seed003(m["seed003"])))
+        if m.get("slowdown"):
+            steps.append(("slowdown", lambda: self.slowdown(m["slowdown"])))
         for label, fn in steps:
             try:
                 fn()

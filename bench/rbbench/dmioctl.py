@@ -59,6 +59,18 @@ def create(name, table):
     return "dm-%d" % _devno(buf)[1]
 
 
+def reload(name, table):
+    """Swaps NAME's table for the one-line TABLE, as "dmsetup load" and
+    "dmsetup resume": the device is suspended (its I/O drained) for the
+    swap.  Raises OSError and keeps the old table if the kernel refuses."""
+    start, length, target, params = table.split(None, 3)
+    p = params.encode() + b"\0"
+    p += bytes(-(SPEC.size + len(p)) % 8)
+    spec = SPEC.pack(int(start), int(length), 0, SPEC.size + len(p), target.encode())
+    _call(DM_TABLE_LOAD, name, spec + p, target_count=1)
+    _call(DM_DEV_SUSPEND, name)                          # resume: swaps in the new table
+
+
 def remove(name, tries=20):
     """Removes NAME; retries while it is still open (fio just exited)."""
     for i in range(tries):

@@ -53,6 +53,10 @@ MODES = {
                     "jobs": [2, 4, 8], "runtime": 1.5},
         "seed004": {"profile": "3hdd", "runtime": 45},
         "cpu": {"rounds": 3, "runtime": 1.5},
+        # issue 7: the fastest leg slowed to a tenth, 1.5 s into a 5 s run
+        "slowdown": {"profiles": ["2hdd+ssd", "nvme+remote"],
+                     "workloads": ["randread-qd32", "seqread-8job"],
+                     "policies": ["adaptive", "hst", "md", "latency"], "at": 1.5, "runtime": 5},
         "deadline_s": 37 * 60,
     },
     # make bench-quick: two profiles, two workloads, short seeds.

@@ -1197,6 +1197,116 @@ class Report:
                  "limit takes each leg's better run.", "")
 
 
+    # ------------------------------------------------------------- slowdown
+    @staticmethod
+    def slowdown_series(r, unit, bin_ms=100):
+        """[(t_s from the first sample, figure)] summed over the job's
+        clones per BIN_MS, in UNIT (IOPS from KiB/s by the run's KiB per
+        I/O); the swap's time in the same scale, or None."""
+        logs = r.get("bw_series") or []
+        m = r.get("m") or {}
+        per_io = (m["read"]["bw_kib"] / m["read"]["iops"]) if m.get("read", {}).get("iops") else None
+        bins = {}
+        for lg in logs:
+            for t, kib, _ in lg:
+                bins[t // bin_ms] = bins.get(t // bin_ms, 0) + kib
+        if not bins:
+            return [], None
+        b0 = min(bins)
+        conv = (lambda k: k / per_io) if unit == "IOPS" and per_io else (lambda k: k / 1024.0)
+        series = [((b - b0) * bin_ms / 1000.0, conv(bins[b])) for b in sorted(bins)]
+        swap = r.get("swap_unix")
+        return series, (swap * 1000 / bin_ms - b0) * bin_ms / 1000.0 if swap else None
+
+    @staticmethod
+    def recovery_s(series, swap, target, window_s=0.5):
+        """Seconds from the swap until every later WINDOW_S average is
+        within 10% of TARGET (at least 0.9 of it); None if never."""
+        after = [(t, v) for t, v in series if t > swap]
+        if not after or not target:
+            return None
+        n = max(1, int(round(window_s / 0.1)))
+        ok_from = None
+        for i in range(0, len(after) - n + 1):
+            avg = sum(v for _, v in after[i:i + n]) / n
+            if avg >= 0.9 * target:
+                ok_from = after[i][0] if ok_from is None else ok_from
+            else:
+                ok_from = None
+        return None if ok_from is None else max(0.0, ok_from - 0.1 - swap)
+
+    def slowdown(self):
+        runs = [r for r in self.res.runs if r.get("section") == "slowdown"]
+        if not runs:
+            return
+        at = runs[0].get("at_s")
+        self.out("## A leg slowed to a tenth mid-run (issue 7)", "",
+                 f"Every leg sits under a dm-linear wrapper; {at} s into a 5 s run the fastest leg's "
+                 "wrapper is swapped (suspend, load, resume) for dm-delay with 9 times that leg's own mean "
+                 "latency under the workload, about a tenth of its rate at the same depth. *new limit*: "
+                 "the legs alone afterwards, the slowed one included. *recovered*: seconds from the swap "
+                 "until every later half second is at least 0.9 of the new limit (the target: under 2 s); "
+                 "*settled*: the same against the policy's own steady level, for workloads whose limit no "
+                 "mirror reaches (a QD32 job shares its 32 slots among the legs, each leg alone has all 32); "
+                 "*steady*: the last 1.5 s against the new limit; *before*: the last second before the swap "
+                 "against the old limit (the legs alone before the swap).", "")
+        keys = []
+        for r in runs:
+            k = (r["profile"], r["workload"])
+            if k not in keys:
+                keys.append(k)
+        for p, w in keys:
+            unit = unit_of(w)
+            rs = [r for r in runs if (r["profile"], r["workload"]) == (p, w)]
+            after = sorted((r for r in rs if r.get("phase") == "after"), key=lambda r: r["config"])
+            new_lim = results.limit(after, after[0]["io"], unit) if after else None
+            before = sorted((r for r in rs if r.get("phase") == "before"), key=lambda r: r["config"])
+            old_lim = results.limit(before, before[0]["io"], unit) if before else None
+            delay = next((r.get("delay_ms") for r in rs if r.get("phase") == "run" and r.get("delay_ms")), None)
+            rows, plot = [], []
+            for r in (x for x in rs if x.get("phase") == "run"):
+                series, swap = self.slowdown_series(r, unit)
+                if r.get("problem") and not series:
+                    rows.append([config_label(r["config"]), "-", "-", "-", "-", r["problem"]])
+                    continue
+                pre = [v for t, v in series if swap is not None and swap - 1.0 <= t < swap]
+                end = series[-1][0] if series else 0
+                tail = [v for t, v in series if t > end - 1.5]
+                rec = self.recovery_s(series, swap, new_lim) if swap is not None else None
+                steady = statistics.mean(tail) if tail else None
+                settle = self.recovery_s(series, swap, steady) if swap is not None else None
+                rows.append([config_label(r["config"]),
+                             f"{num(statistics.mean(pre))} ({ratio(statistics.mean(pre) / old_lim if old_lim else None)})"
+                             if pre else "-",
+                             f"{num(steady)} ({ratio(steady / new_lim if new_lim and steady else None)})",
+                             "never" if rec is None else f"{rec:.1f} s",
+                             "never" if settle is None else f"{settle:.1f} s", ""])
+                plot.append((config_label(r["config"]), series, swap))
+            self.out(f"**{p}, {w}** ({unit}; the fastest leg, leg {rs[0].get('fastest')}, delayed "
+                     f"{delay} ms): new limit {num(new_lim)}, old limit {num(old_lim)}", "")
+            self.out(*md_table(["policy", "before (share)", "steady after (share)", "recovered",
+                                "settled", "note"], rows, "lrrrrl"), "")
+            if plot:
+                self.plot_slowdown(p, w, unit, plot, new_lim)
+
+    def plot_slowdown(self, p, w, unit, plot, new_lim):
+        ts = sorted({round(t, 1) for _, series, _ in plot for t, _ in series})
+        cols = []
+        for _, series, swap in plot:
+            d = {round(t - (swap or 0) + (plot[0][2] or 0), 1): v for t, v in series}
+            cols.append(d)
+        rows = [[t] + [c.get(t, "NaN") for c in cols] + [new_lim or "NaN"] for t in ts]
+        data = self._datablock("d", ["t"] + [lbl for lbl, _, _ in plot] + ["new limit"], rows)
+        lines = ", ".join(f"$d using 1:{i + 2} with lines lw 2 title columnhead({i + 2})"
+                          for i in range(len(plot)))
+        swap = plot[0][2] or 0
+        name = f"slowdown-{p}-{w}".replace("+", "_")
+        self._gnuplot(name, data + (
+            f"set title 'A leg slowed to a tenth at {swap:.1f} s: {p}, {w} ({unit} per 100 ms)'\n"
+            f"set xlabel 'seconds'\nset ylabel '{unit}'\nset grid\nset key outside right top\n"
+            f"set arrow from {swap},graph 0 to {swap},graph 1 nohead dt 2\nset yrange [0:*]\n"
+            f"plot {lines}, $d using 1:{len(plot) + 2} with lines dt 3 lc rgb 'black' title 'new limit'\n"))
+
     # ------------------------------------------------------------------ lvm
     def lvm(self):
         """tests/integration/63-lvm-compare.sh's table, run in the same
@@ -1244,6 +1354,7 @@ class Report:
         self.cpu()
         self.seed004()
         self.seed003()
+        self.slowdown()
         self.lvm()
         self.csv()
         self.rbsim()

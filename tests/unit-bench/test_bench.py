@@ -331,6 +331,26 @@ class Lvm(unittest.TestCase):
         self.assertEqual(rep.lines, [])
 
 
+class Slowdown(unittest.TestCase):
+    def test_series_and_recovery(self):
+        # two clones, 100 ms bins, 4 KiB reads: 4000 KiB/s per clone is 1000 IOPS
+        t0 = 1_000_000
+        logs = [[(t0 + 100 * i, 4000 if i < 20 else (400 if i < 25 else 2000), 0) for i in range(50)]
+                for _ in range(2)]
+        r = {"bw_series": logs, "swap_unix": (t0 + 2000) / 1000.0,
+             "m": {"read": {"bw_kib": 4000.0, "iops": 1000.0}}}
+        series, swap = report.Report.slowdown_series(r, "IOPS")
+        self.assertEqual(len(series), 50)
+        self.assertAlmostEqual(series[0][1], 2000.0)
+        self.assertAlmostEqual(swap, 2.0)
+        # the sample stamped 2.5 s (fio: the end of its interval) is back at 1000 IOPS:
+        # the new limit is met from 2.4 s on, 0.4 s after the swap
+        self.assertAlmostEqual(report.Report.recovery_s(series, swap, 1000.0), 0.4, places=5)
+        self.assertIsNone(report.Report.recovery_s(series, swap, 2000.0))
+        mib, _ = report.Report.slowdown_series(r, "MiB/s")
+        self.assertAlmostEqual(mib[0][1], 8000 / 1024.0)
+
+
 class JobFiles(unittest.TestCase):
     def test_parse_merge_render(self):
         text = "# c\n[global]\nbs=4k\ntime_based\n; x\n[a]\nbs=8k\n[b]\nrw=write\n"
