@@ -127,6 +127,7 @@
 #define AD_FULL			2305843009213693952ULL	/* 2^61: queue full */
 #define AD_STICK_SHIFT		2		/* moving: 1/4 sooner */
 #define AD_DIST_SHIFT		4		/* seek distance: 1/16 */
+#define AD_JUMP			4		/* a sample: <= 4x the average */
 
 /* Before a leg has been measured: 100 MiB/s rotational, 1 GiB/s flash. */
 #define AD_ROT_RATE		((1000000000ULL << AD_K_SHIFT) / 204800)
@@ -221,6 +222,11 @@ struct ad_ctx {
 static u64 ad_min_u64(u64 a, u64 b)
 {
 	return a < b ? a : b;
+}
+
+static u64 ad_max_u64(u64 a, u64 b)
+{
+	return a > b ? a : b;
 }
 
 static unsigned int ad_knob(struct ad_ctx *ctx, unsigned int knob)
@@ -415,6 +421,23 @@ static bool ad_measured(const struct ad_leg *l)
 }
 
 /*
+ * A sample is at most AD_JUMP times the class's time per sector: a read
+ * that looks slow because its completion waited for a CPU (a preempted
+ * vCPU, an interrupt storm) must not make a fast leg look slow at once, as
+ * a sample that follows an idle spell weighs all.  A leg that really slows
+ * down gets there within a few samples: each may be AD_JUMP times more.
+ */
+static u64 ad_clamp_sample(const struct ad_class *c, u64 sectors, u64 ns)
+{
+	u64 cs = READ_ONCE(c->sectors), cns = READ_ONCE(c->ns), per;
+
+	if (!cs || !cns || !sectors)
+		return ns;	/* nothing learnt yet */
+	per = div_u64(cns, (u32)cs);	/* ns per sector: both << AD_FIX */
+	return ad_min_u64(ns, AD_JUMP * ad_max_u64(per, 1) * sectors);
+}
+
+/*
  * A sample of @ns for a read of @sectors in class @cls.  Samples closer
  * than decay_ms / 256 to the class's last one are skipped: they would
  * weigh less than AD_W_MIN, and at a high read rate learning from every
@@ -437,6 +460,7 @@ static void ad_learn(struct ad_ctx *ctx, struct ad_leg *l,
 	}
 	WRITE_ONCE(c->stamp, now);
 	WRITE_ONCE(l->measured, true);
+	ns = ad_clamp_sample(c, sectors, ns);
 	WRITE_ONCE(c->sectors, ad_ewma(READ_ONCE(c->sectors),
 				       sectors << AD_FIX, w));
 	WRITE_ONCE(c->ns, ad_ewma(READ_ONCE(c->ns), ns << AD_FIX, w));

@@ -616,6 +616,42 @@ static void test_pick(void **state)
 	rbt_teardown(&t);
 }
 
+/*
+ * One slow completion after an idle spell (a preempted vCPU) moves a fast
+ * leg's estimate at most AD_JUMP times: it keeps the small reads.  A leg
+ * that stays slow is followed within a few reads.
+ */
+static void test_outlier(void **state)
+{
+	unsigned int i;
+	struct rbt t;
+
+	setup(&t, 2, 0x3);
+	model(&t, 0, 0, 100, 2 * MS);		/* remote: 2 ms a small read */
+	model(&t, 1, 0, 100, 100 * US);		/* ssd */
+	for (i = 0; i < 4; i++) {
+		start(&t, 1, i * 8, 8);
+		shim_now_ns += MS;
+		end(&t, 1, i * 8, 8, 200 * US);
+	}
+	assert_int_equal(sel(&t, 64, 8, 0x3), 1);
+	shim_now_ns += 500 * MS;
+	start(&t, 1, 100, 8);
+	shim_now_ns += 50 * MS;
+	end(&t, 1, 100, 8, 50 * MS);
+	aleg(&t, 0)->last_finish = shim_now_ns;	/* no probe due */
+	assert_int_equal(sel(&t, 200, 8, 0x3), 1);
+	/* it stays slow: within a few reads the remote leg is the faster one */
+	for (i = 0; i < 8; i++) {
+		start(&t, 1, 300 + i * 8, 8);
+		shim_now_ns += 50 * MS;
+		end(&t, 1, 300 + i * 8, 8, 50 * MS);
+	}
+	aleg(&t, 0)->last_finish = shim_now_ns;
+	assert_int_equal(sel(&t, 400, 8, 0x3), 0);
+	rbt_teardown(&t);
+}
+
 /* An idle leg that completed nothing for probe_ms gets 4 KiB of a read. */
 static void test_probe(void **state)
 {
@@ -831,6 +867,7 @@ int main(void)
 		cmocka_unit_test(test_nearest_saturated),
 		cmocka_unit_test(test_pick),
 		cmocka_unit_test(test_probe),
+		cmocka_unit_test(test_outlier),
 		cmocka_unit_test(test_unmeasured),
 		cmocka_unit_test(test_io_opt),
 		cmocka_unit_test(test_accounting),
