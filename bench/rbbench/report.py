@@ -1187,6 +1187,12 @@ class Report:
                  "- The guest runs under TCG on a 2-core host that other QEMU guests share: absolute "
                  "numbers move by factors between runs, shares within a phase much less. Runs are "
                  "short (seconds): small differences are noise.",
+                 "- Short runs cost large read-ahead windows: what a buffered reader has in flight when "
+                 "its run ends was read by the legs but is never delivered, and a reader waits for whole "
+                 "windows. `adaptive` advertises an `io_opt` that makes the kernel's windows 1 to 3 MiB "
+                 "(the other policies and the legs alone keep 128 KiB), so with 8 readers it loses several "
+                 "MiB a run that a long read would not (docs/policies-beyond.md, \"8 readers in the "
+                 "guest\").",
                  "- `pid` routes by thread id: which leg a job gets is luck, as in btrfs.",
                  "- The nbd round trip of the guest is part of every `hdd-seek` request (see "
                  "Calibration); `hdd-seek` arrays are slower than the model alone, and much slower when "
