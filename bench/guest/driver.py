@@ -32,7 +32,7 @@ import time
 
 REPO = os.environ.get("RB_REPO") or os.path.abspath(os.path.join(os.path.dirname(__file__), "../.."))
 sys.path.insert(0, os.path.join(REPO, "bench"))
-from rbbench import dmioctl, fiojob, plan  # noqa: E402
+from rbbench import dmioctl, fiojob, plan, results  # noqa: E402
 
 RES = os.path.join(os.environ.get("RB_RESULTS", "/tmp"), "bench")
 LIBS = "; ".join(". " + shlex.quote(os.path.join(REPO, p)) for p in (
@@ -654,7 +654,7 @@ class Bench:
         try:
             with open(out) as f:
                 text = f.read()
-            for j in json.loads(text[text.find("{"):]).get("jobs", []):
+            for j in results.load_fio_json(text).get("jobs", []):
                 if j["jobname"] == tag:
                     return j["read"]["bw"], j["read"]["clat_ns"]["mean"] / 1e6
         except (OSError, ValueError, KeyError):

@@ -41,17 +41,22 @@ def _devno(buf):
     return major, minor
 
 
+def _load(name, table):
+    """Loads the one-line TABLE into NAME's inactive slot."""
+    start, length, target, params = table.split(None, 3)
+    p = params.encode() + b"\0"
+    p += bytes(-(SPEC.size + len(p)) % 8)
+    spec = SPEC.pack(int(start), int(length), 0, SPEC.size + len(p), target.encode())
+    _call(DM_TABLE_LOAD, name, spec + p, target_count=1)
+
+
 def create(name, table):
     """Creates and resumes NAME with a one-line TABLE "start len target
     params"; returns its kernel name (dm-N).  Raises OSError (the reason is
     in the kernel log) and leaves nothing behind."""
-    start, length, target, params = table.split(None, 3)
     _call(DM_DEV_CREATE, name)
     try:
-        p = params.encode() + b"\0"
-        p += bytes(-(SPEC.size + len(p)) % 8)
-        spec = SPEC.pack(int(start), int(length), 0, SPEC.size + len(p), target.encode())
-        _call(DM_TABLE_LOAD, name, spec + p, target_count=1)
+        _load(name, table)
         buf = _call(DM_DEV_SUSPEND, name)                # no suspend flag: resume
     except OSError:
         remove(name)
@@ -63,11 +68,7 @@ def reload(name, table):
     """Swaps NAME's table for the one-line TABLE, as "dmsetup load" and
     "dmsetup resume": the device is suspended (its I/O drained) for the
     swap.  Raises OSError and keeps the old table if the kernel refuses."""
-    start, length, target, params = table.split(None, 3)
-    p = params.encode() + b"\0"
-    p += bytes(-(SPEC.size + len(p)) % 8)
-    spec = SPEC.pack(int(start), int(length), 0, SPEC.size + len(p), target.encode())
-    _call(DM_TABLE_LOAD, name, spec + p, target_count=1)
+    _load(name, table)
     _call(DM_DEV_SUSPEND, name)                          # resume: swaps in the new table
 
 
