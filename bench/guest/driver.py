@@ -69,6 +69,13 @@ def rb_name(policy):
     return f"rbb-{policy}"
 
 
+def readbal_table(sectors, paths, policy, preferred=None):
+    """A readbal table line over PATHS; the device policy gets PREFERRED
+    (a leg index) as its preferred leg, every other policy no arguments."""
+    args = f"2 preferred {preferred}" if policy == "device" and preferred is not None else "0"
+    return f"0 {sectors} readbal {len(paths)} " + " ".join(f"{p} 0" for p in paths) + f" {policy} {args}"
+
+
 def mdadm_create(paths):
     subprocess.run(["mdadm", "--create", f"/dev/{MD}", "--run", "--assume-clean", "--level=1",
                     f"--raid-devices={len(paths)}", "--bitmap=none", "--metadata=1.2"] + paths,
@@ -339,10 +346,8 @@ class Bench:
         """One readbal device per policy of the module (the device policy
         preferring the fastest leg, as the seed's read_preferred SSD):
         [(config label, kernel name)]."""
-        n = len(paths)
-        legs = " ".join(f"{p} 0" for p in paths)
         if self.policies is None:
-            k = self.dm_create("rbb-probe", f"0 {sectors} readbal {n} {legs} pid 0")
+            k = self.dm_create("rbb-probe", readbal_table(sectors, paths, "pid"))
             if k is None:
                 raise RuntimeError("cannot create a readbal device")
             self.policies = dmioctl.message("rbb-probe", "list_policies").split()
@@ -352,8 +357,7 @@ class Bench:
         pols = self.policies[: self.mode["policies"]] if self.mode.get("policies") else self.policies
         out = []
         for p in pols:
-            args = f"2 preferred {plan.fastest_leg(kinds)}" if p == "device" else "0"
-            k = self.dm_create(rb_name(p), f"0 {sectors} readbal {n} {legs} {p} {args}")
+            k = self.dm_create(rb_name(p), readbal_table(sectors, paths, p, plan.fastest_leg(kinds)))
             if k:
                 out.append((f"rb:{p}", k))
         return out
@@ -489,8 +493,7 @@ class Bench:
             for conf in configs:
                 self._groups(max(cfg["jobs"]))
                 if conf == "rb":
-                    top = self.dm_create(rb_name(pol), f"0 {sectors} readbal {len(paths)} "
-                                         + " ".join(f"{p} 0" for p in paths) + f" {pol} 0")
+                    top = self.dm_create(rb_name(pol), readbal_table(sectors, paths, pol))
                     label = f"rb:{pol}"
                 else:
                     mdadm_create(paths)
@@ -608,8 +611,7 @@ class Bench:
         sectors = min(self.sectors(k) for k in knames)
         pol = self.conf.get("seed004_policy") or (self.policies or ["pid"])[0]
         try:
-            top = self.dm_create(rb_name(pol), f"0 {sectors} readbal {len(paths)} "
-                                 + " ".join(f"{p} 0" for p in paths) + f" {pol} 0")
+            top = self.dm_create(rb_name(pol), readbal_table(sectors, paths, pol))
             t = fiojob.load(os.path.join(REPO, "fio", "longwrite.fio"))[0]
             tag = f"s004.{pname}"
             job = self.job(tag, t, f"/dev/{top}", {"runtime": str(cfg["runtime"])})
@@ -626,9 +628,10 @@ class Bench:
         """Issue 7's recovery test: a leg slowed to about a tenth of its
         speed mid-run.  Every leg sits under a dm-linear wrapper; at AT s
         into a run the fastest leg's wrapper is swapped for dm-delay, with
-        a delay of 9 times that leg's own mean latency under the workload
-        (about a tenth of its rate at the same depth).  The legs alone
-        after the swap give the new limit."""
+        a delay of 9 times that leg's own mean latency under the workload,
+        checked on that leg alone and corrected once if the leg did not
+        end up near a tenth of its rate.  The legs alone after the swap
+        give the new limit."""
         for pname in cfg["profiles"]:
             kinds = plan.profile_kinds(pname)
             log(f"== slowdown on {pname}")
@@ -647,6 +650,15 @@ class Bench:
             dmioctl.reload(name, table)
             return None
         return self.dm_create(name, table)
+
+    def _legs_alone(self, prefix, t, wraps, rec):
+        """Jobs of template T on each wrapped leg in turn (tag PREFIX<i>)
+        and their records: REC with the leg's config and device."""
+        jobs, meta = [], {}
+        for i, k in enumerate(wraps):
+            jobs.append(self.job(f"{prefix}{i}", t, f"/dev/{k}", {"runtime": "1.25"}))
+            meta[f"{prefix}{i}"] = dict(rec, config=f"leg:{i}", top=k)
+        return jobs, meta
 
     def _slowdown_probe(self, label, jobs, meta, tag):
         """Runs the jobs; returns (read KiB/s, mean completion ms) of TAG's."""
@@ -677,11 +689,8 @@ class Bench:
             io = fiojob.io_kind(t[1])
             # the legs alone (the old limit); the fastest one's latency sets
             # the delay, checked once on that leg alone
-            jobs, meta = [], {}
-            for i, k in enumerate(wraps):
-                tag = f"sd.{pname}.{w}.before{i}"
-                jobs.append(self.job(tag, t, wpaths[i], {"runtime": "1.25"}))
-                meta[tag] = dict(base, workload=w, config=f"leg:{i}", phase="before", top=k, io=io)
+            jobs, meta = self._legs_alone(f"sd.{pname}.{w}.before", t, wraps,
+                                          dict(base, workload=w, phase="before", io=io))
             stat = f"/sys/block/{wraps[fast]}/stat"
             before = open(stat).read().split()
             rate0, lat_ms = self._slowdown_probe(f"sd-{pname}-{w}-before", jobs, meta,
@@ -710,9 +719,7 @@ class Bench:
             for pol in cfg["policies"]:
                 if self.policies is not None and pol not in self.policies:
                     continue
-                args = f"2 preferred {fast}" if pol == "device" else "0"
-                top = self.dm_create(rb_name(pol), f"0 {sectors} readbal {len(wpaths)} "
-                                     + " ".join(f"{p} 0" for p in wpaths) + f" {pol} {args}")
+                top = self.dm_create(rb_name(pol), readbal_table(sectors, wpaths, pol, fast))
                 if top is None:
                     continue
                 tag = f"sd.{pname}.{w}.{pol}"
@@ -738,12 +745,8 @@ class Bench:
                     self._wrap(fast, paths[fast], sectors)
             # the new limit: each leg alone, the fastest one slowed
             self._wrap(fast, paths[fast], sectors, delay)
-            jobs, meta = [], {}
-            for i, k in enumerate(wraps):
-                tag = f"sd.{pname}.{w}.leg{i}"
-                jobs.append(self.job(tag, t, wpaths[i], {"runtime": "1.25"}))
-                meta[tag] = dict(base, workload=w, config=f"leg:{i}", phase="after", top=k, io=io,
-                                 delay_ms=delay)
+            jobs, meta = self._legs_alone(f"sd.{pname}.{w}.leg", t, wraps,
+                                          dict(base, workload=w, phase="after", io=io, delay_ms=delay))
             try:
                 self.run_fio(f"sd-{pname}-{w}-after", jobs, meta)
             finally:

@@ -1249,7 +1249,8 @@ class Report:
         self.out("## A leg slowed to a tenth mid-run (issue 7)", "",
                  f"Every leg sits under a dm-linear wrapper; {at} s into a 5 s run the fastest leg's "
                  "wrapper is swapped (suspend, load, resume) for dm-delay with 9 times that leg's own mean "
-                 "latency under the workload, about a tenth of its rate at the same depth. *new limit*: "
+                 "latency under the workload, checked on that leg alone and corrected once so that it "
+                 "runs near a tenth of its rate (the delay is in each table's heading). *new limit*: "
                  "the legs alone afterwards, the slowed one included. *recovered*: seconds from the swap "
                  "until every later half second is at least 0.9 of the new limit (the target: under 2 s); "
                  "*settled*: the same against the policy's own steady level, for workloads whose limit no "
