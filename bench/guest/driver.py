@@ -42,6 +42,8 @@ LIN = "rbb-linear"    # dm-linear on the fastest leg
 MD = "md0"
 CG = "/sys/fs/cgroup"
 LOG_MS = 100          # fio log interval and sampler period
+# the slowdown's runs: no ramp, its clock starts with the first read
+SD_RUN = {"runtime": "1", "ramp_time": ""}
 T0 = time.monotonic()
 
 
@@ -254,7 +256,10 @@ class Bench:
             else:
                 opts[k] = v
         if "ramp_time" in opts and fiojob.parse_time(opts.get("runtime", "0")) < 2:
-            opts["ramp_time"] = "0.5"
+            # short runs: direct I/O fills its queue at once, but buffered
+            # readers' read-ahead windows take their job file's ramp to grow
+            cap = 2.0 if fiojob.is_buffered(opts) else 0
+            opts["ramp_time"] = str(min(cap, fiojob.parse_time(opts["ramp_time"])))
         opts.update({"write_bw_log": os.path.join(RES, "bwlog", tag), "log_avg_msec": str(LOG_MS),
                      "log_unix_epoch": "1"})
         return (tag, opts)
@@ -656,7 +661,7 @@ class Bench:
         and their records: REC with the leg's config and device."""
         jobs, meta = [], {}
         for i, k in enumerate(wraps):
-            jobs.append(self.job(f"{prefix}{i}", t, f"/dev/{k}", {"runtime": "1.25"}))
+            jobs.append(self.job(f"{prefix}{i}", t, f"/dev/{k}", SD_RUN))
             meta[f"{prefix}{i}"] = dict(rec, config=f"leg:{i}", top=k)
         return jobs, meta
 
@@ -704,7 +709,7 @@ class Bench:
             self._wrap(fast, paths[fast], sectors, delay)
             try:
                 rate1, _ = self._slowdown_probe(f"sd-{pname}-{w}-probe",
-                                                [self.job(tag, t, wpaths[fast], {"runtime": "1.25"})],
+                                                [self.job(tag, t, wpaths[fast], SD_RUN)],
                                                 {tag: dict(base, workload=w, config=f"leg:{fast}",
                                                            phase="probe", top=wraps[fast], io=io,
                                                            delay_ms=delay)}, tag)
@@ -736,7 +741,7 @@ class Bench:
 
                 try:
                     self.run_fio(f"sd-{pname}-{w}-{pol}",
-                                 [self.job(tag, t, f"/dev/{top}", {"runtime": str(cfg["runtime"])})],
+                                 [self.job(tag, t, f"/dev/{top}", dict(SD_RUN, runtime=str(cfg["runtime"])))],
                                  {tag: dict(base, workload=w, config=f"rb:{pol}", phase="run", top=top,
                                             io=io)}, during=(0, swap))
                 finally:

@@ -53,12 +53,24 @@ def load(path):
         return jobs(f.read())
 
 
+# fio reads "1.25" as 1 s and "0.5" as none: time options go out in ms
+TIME_KEYS = ("runtime", "ramp_time", "startdelay")
+
+
+def fio_time(v):
+    """A time value fio reads as meant: whole seconds as they are, else ms."""
+    s = parse_time(v)
+    return str(int(s)) if s == int(s) else f"{round(s * 1000)}ms"
+
+
 def render(sections):
     """sections: [(name, {key: value or None})...] -> job file text."""
     lines = []
     for name, opts in sections:
         lines.append(f"[{name}]")
         for k, v in opts.items():
+            if k in TIME_KEYS and v is not None:
+                v = fio_time(v)
             lines.append(k if v is None else f"{k}={v}")
         lines.append("")
     return "\n".join(lines)

@@ -46,18 +46,18 @@ MODES = {
     "full": {
         "profiles": list(PROFILES),
         "workloads": list(WORKLOADS),
-        "runtime": 1.25,
+        "runtime": 1,
         "calibrate": 2,
         "seed003": {"profile": "3hdd", "configs": {"max": ["rb", "md"], "weight": ["rb"]},
                     "modes": ["rnd rd", "rnd wr", "rnd rdwr", "seq rd", "seq wr", "seq rdwr"],
-                    "jobs": [2, 4, 8], "runtime": 1.5},
+                    "jobs": [2, 4, 8], "runtime": 1},
         "seed004": {"profile": "3hdd", "runtime": 45},
-        "cpu": {"rounds": 3, "runtime": 1.5},
+        "cpu": {"rounds": 3, "runtime": 1},
         # issue 7: the fastest leg slowed to a tenth, 1.5 s into a 5 s run
         "slowdown": {"profiles": ["2hdd+ssd", "nvme+remote"],
                      "workloads": ["randread-qd32", "seqread-8job"],
                      "policies": ["adaptive", "hst", "md", "latency"], "at": 1.5, "runtime": 5},
-        "deadline_s": 37 * 60,
+        "deadline_s": 42 * 60,
     },
     # make bench-quick: two profiles, two workloads, short seeds.
     "quick": {
@@ -68,7 +68,7 @@ MODES = {
         "seed003": {"profile": "3hdd", "configs": {"max": ["rb"]},
                     "modes": ["seq rd", "rnd wr"], "jobs": [2, 4], "runtime": 1},
         "seed004": {"profile": "3hdd", "runtime": 6},
-        "cpu": {"rounds": 1, "runtime": 1.5},
+        "cpu": {"rounds": 1, "runtime": 1},
         "deadline_s": 4 * 60 + 20,
     },
     # make check (about 90 s with the boot): one small profile with a seek

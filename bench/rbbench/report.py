@@ -208,6 +208,16 @@ class Report:
         self.lines.extend(lines)
 
     # --------------------------------------------------------------- header
+    def ramps(self):
+        """", measured after fio's ramp_time of R s: W..." for the matrix's
+        workloads that have one (fio counts nothing before)."""
+        by = {}
+        for r in self.res.runs:
+            if r.get("section") == "matrix" and r.get("ramp_s"):
+                by.setdefault(r["ramp_s"], set()).add(r["workload"])
+        return "".join(f", measured after a {num(s)} s ramp (fio `ramp_time`): {', '.join(sorted(ws))}"
+                       for s, ws in sorted(by.items()))
+
     def header(self):
         meta, conf = self.res.meta, self.res.conf
         host = meta.get("host") or conf.get("host") or {}
@@ -226,7 +236,7 @@ class Report:
             ("host load", "during the run (bench/run samples it every 5 s): "
                           + hostload.describe(self.res.hostload)),
             ("fio", meta.get("fio", "?")),
-            ("runs", f"{meta.get('runtime', '?')} s each, time-based; mode {meta.get('mode', '?')}; "
+            ("runs", f"{meta.get('runtime', '?')} s each, time-based{self.ramps()}; mode {meta.get('mode', '?')}; "
                      f"guest ran {num(meta.get('guest_seconds'))} s; status: {meta.get('status', 'unfinished')}"),
             ("policies", " ".join(meta.get("policies") or []) or "?"),
             ("seek emulator", f"tools/nbdkit-seek with `{meta.get('seek_args') or 'defaults'}`"),
@@ -1187,12 +1197,13 @@ class Report:
                  "- The guest runs under TCG on a 2-core host that other QEMU guests share: absolute "
                  "numbers move by factors between runs, shares within a phase much less. Runs are "
                  "short (seconds): small differences are noise.",
-                 "- Short runs cost large read-ahead windows: what a buffered reader has in flight when "
-                 "its run ends was read by the legs but is never delivered, and a reader waits for whole "
-                 "windows. `adaptive` advertises an `io_opt` that makes the kernel's windows 1 to 3 MiB "
-                 "(the other policies and the legs alone keep 128 KiB), so with 8 readers it loses several "
-                 "MiB a run that a long read would not (docs/policies-beyond.md, \"8 readers in the "
-                 "guest\").",
+                 "- Buffered sequential reads are measured after a ramp (fio `ramp_time`, header): a "
+                 "reader's read-ahead window grows over its first reads, and then each reader keeps a "
+                 "window queued while it reads the one before. `adaptive` advertises an `io_opt` that "
+                 "makes the kernel's windows 1 to 3 MiB (the other policies and the legs alone keep "
+                 "128 KiB), and filling that pipeline takes 8 readers on slow legs up to 2 s; a short "
+                 "run without the ramp charges it to the policy (docs/policies-beyond.md, \"8 readers "
+                 "in the guest\").",
                  "- `pid` routes by thread id: which leg a job gets is luck, as in btrfs.",
                  "- The nbd round trip of the guest is part of every `hdd-seek` request (see "
                  "Calibration); `hdd-seek` arrays are slower than the model alone, and much slower when "

@@ -364,6 +364,11 @@ class JobFiles(unittest.TestCase):
     def test_helpers(self):
         self.assertEqual(fiojob.duration_s({"runtime": "2", "ramp_time": "500ms"}), 2.5)
         self.assertEqual(fiojob.parse_time("1m"), 60)
+        # fio would read "1.25" as 1 s and "0.5" as no ramp at all
+        self.assertEqual(fiojob.render([("a", {"runtime": "1.25", "ramp_time": "0.5", "bs": "1.5k"})]),
+                         "[a]\nruntime=1250ms\nramp_time=500ms\nbs=1.5k\n")
+        self.assertEqual([fiojob.fio_time(v) for v in ("30", "1.0", "1m", "250ms")],
+                         ["30", "1", "60", "250ms"])
         self.assertTrue(fiojob.is_buffered({"direct": "0"}))
         self.assertFalse(fiojob.is_buffered({"direct": "1"}))
         self.assertEqual([fiojob.io_kind({"rw": x}) for x in ("randread", "write", "randrw")],
