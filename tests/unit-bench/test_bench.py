@@ -13,6 +13,7 @@ import os
 import re
 import sys
 import tempfile
+import threading
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -421,6 +422,16 @@ class HostLoad(unittest.TestCase):
         self.assertTrue(hostload.disturbed(s))          # no other guest, yet disturbed
         self.assertEqual(hostload.load_cores(s), s["rest_cores"])
         self.assertIsNone(hostload.summary(self.TSV)["rest_cores"])    # an older file
+
+    def test_tasks_run_time(self):
+        """The rest of the host is every task's run time but our guest's:
+        this process is counted unless its command line has the mark."""
+        me = threading.get_native_id()
+        t = hostload._tasks_ns("no such mark in any command line \x01")
+        self.assertIsNotNone(t)
+        self.assertIn(me, t)
+        mark = open("/proc/self/cmdline", "rb").read().split(b"\0")[0].decode()
+        self.assertNotIn(me, hostload._tasks_ns(mark))
 
     def test_describe(self):
         self.assertIn("**disturbed**", hostload.describe(hostload.summary(self.TSV)))
