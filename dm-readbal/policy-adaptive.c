@@ -128,6 +128,7 @@
 #define AD_STICK_SHIFT		2		/* moving: 1/4 sooner */
 #define AD_DIST_SHIFT		4		/* seek distance: 1/16 */
 #define AD_JUMP			4		/* a sample: <= 4x the average */
+#define AD_SLOPE_SHIFT		2		/* rate >= 1/4 of large reads' */
 
 /* Before a leg has been measured: 100 MiB/s rotational, 1 GiB/s flash. */
 #define AD_ROT_RATE		((1000000000ULL << AD_K_SHIFT) / 204800)
@@ -354,13 +355,23 @@ static u64 ad_line(const struct ad_class *small, const struct ad_class *large,
 	u64 bl = READ_ONCE(large->sectors), tl = READ_ONCE(large->ns);
 	u64 fixed;
 
-	if (bl > bs && bs)
+	if (bl > bs && bs) {
 		*rate = tl > ts ? div_u64((tl - ts) << AD_K_SHIFT,
 					  (u32)(bl - bs)) : 0;
-	else if (bl)
+		/*
+		 * At least a quarter of the large reads' own time per
+		 * sector: where large reads took hardly longer than small
+		 * ones (a token bucket's wait, a late completion), the
+		 * slope says the leg is infinitely fast, and it would be
+		 * given every share.
+		 */
+		*rate = ad_max_u64(*rate, div_u64(tl << AD_K_SHIFT, (u32)bl) >>
+					  AD_SLOPE_SHIFT);
+	} else if (bl) {
 		*rate = div_u64(tl << AD_K_SHIFT, (u32)bl);
-	else if (bs)
+	} else if (bs) {
 		*rate = ad_min_u64(*rate, div_u64(ts << AD_K_SHIFT, (u32)bs));
+	}
 	*rate = ad_min_u64(*rate, AD_MAX_RATE);
 	if (!bs)
 		return 0;
@@ -454,6 +465,12 @@ static void ad_learn(struct ad_ctx *ctx, struct ad_leg *l,
 		if ((s64)(now - stamp) <
 		    (s64)(ad_knob(ctx, AD_DECAY_MS) * AD_NS_PER_MS >> 8))
 			return;
+		/*
+		 * A sample moves the average at most half-way: one slow
+		 * completion after an idle spell (a token bucket's wait, a
+		 * preempted vCPU) does not make a leg look slow on its own;
+		 * a leg that stays slow is followed within a few samples.
+		 */
 		w = ad_weight(ctx, stamp, now);
 	} else {
 		w = AD_W_ONE;

@@ -215,8 +215,10 @@ class Report:
         for r in self.res.runs:
             if r.get("section") == "matrix" and r.get("ramp_s"):
                 by.setdefault(r["ramp_s"], set()).add(r["workload"])
-        return "".join(f", measured after a {num(s)} s ramp (fio `ramp_time`): {', '.join(sorted(ws))}"
-                       for s, ws in sorted(by.items()))
+        if not by:
+            return ""
+        return ", measured after a ramp (fio `ramp_time`): " + "; ".join(
+            f"{s:g} s for {', '.join(sorted(ws))}" for s, ws in sorted(by.items()))
 
     def header(self):
         meta, conf = self.res.meta, self.res.conf

@@ -257,13 +257,16 @@ static void test_fit(void **state)
 	assert_true(l.rate == (1 * US << AD_K_SHIFT) / 8);
 	assert_true(l.cost == 0);
 
-	/* larger reads faster than small ones: no negative rate */
+	/*
+	 * larger reads faster than small ones (a token bucket): no negative
+	 * or zero rate, but a quarter of the large reads' time per sector
+	 */
 	memset(&l, 0, sizeof(l));
 	set_class(&l, AD_SMALL, 8, 900 * US);
 	set_class(&l, AD_LARGE, 256, 800 * US);
 	ad_fit(&l, &leg);
-	assert_true(l.rate == 0);
-	assert_true(l.cost == 900 * US);
+	assert_true(l.rate == ((800 * US) << AD_K_SHIFT) / 256 / 4);
+	assert_true(l.cost == 900 * US - 8 * 800 * US / 256 / 4);
 
 	/* idle reads quicker than their serial time: no negative lat */
 	set_class(&l, AD_IDLE_SMALL, 8, 10 * US);
