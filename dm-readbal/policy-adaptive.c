@@ -17,7 +17,8 @@
  * own, counted only for reads that were queued behind that one (started
  * more than lat(b) before it ended).  cost and rate are the line through
  * the moving averages of (sectors, serial time) of small reads (up to 32
- * KiB) and of large ones; reads that went on from their stream's last read
+ * KiB) and of large ones (its slope at least a quarter of the large reads'
+ * own time per sector); reads that went on from their stream's last read
  * on a rotational leg (no seek) have a rate of their own, run_rate.
  * idle(b) is the same line through the service times of reads that found
  * the leg idle (large ones only: proportional, so a small read looks quick
@@ -465,12 +466,6 @@ static void ad_learn(struct ad_ctx *ctx, struct ad_leg *l,
 		if ((s64)(now - stamp) <
 		    (s64)(ad_knob(ctx, AD_DECAY_MS) * AD_NS_PER_MS >> 8))
 			return;
-		/*
-		 * A sample moves the average at most half-way: one slow
-		 * completion after an idle spell (a token bucket's wait, a
-		 * preempted vCPU) does not make a leg look slow on its own;
-		 * a leg that stays slow is followed within a few samples.
-		 */
 		w = ad_weight(ctx, stamp, now);
 	} else {
 		w = AD_W_ONE;

@@ -67,7 +67,7 @@ def _tasks_ns(mark):
             for tid in os.listdir(f"/proc/{pid}/task"):
                 with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
                     out[int(tid)] = int(f.read().split()[0])
-        except FileNotFoundError:
+        except (FileNotFoundError, ProcessLookupError):
             continue        # gone meanwhile
         except (OSError, IndexError, ValueError):
             return None

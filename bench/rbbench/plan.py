@@ -40,9 +40,9 @@ IOPS_WORKLOADS = ("randread-qd1", "randread-qd32", "randrw-70")
 
 MODES = {
     # make bench: every profile and workload, seeds 003 and 004, the CPU
-    # overhead rounds: about 30 minutes on a quiet host, 37 when other
-    # guests take half of it (measured); what the budget leaves out is
-    # reported as skipped.
+    # overhead rounds, the slowdown: about 36 minutes on a quiet host since
+    # buffered reads have their ramp (measured: 2184 s with lvm2's part);
+    # what the 42-minute budget leaves out is reported as skipped.
     "full": {
         "profiles": list(PROFILES),
         "workloads": list(WORKLOADS),
