@@ -70,6 +70,24 @@ static void test_pipe_slots_and_rate(void **state)
 	assert_near(r.mibps, 120, 0.01);
 }
 
+/*
+ * rbsim --bucket: null_blk's mbps as its token bucket, 512 KiB every 20 ms
+ * at 25 MiB/s, and a request that does not fit waits for the next tick:
+ * 96 KiB requests pass 5 a tick (23.4 MiB/s), not a steady 25.
+ */
+static void test_pipe_bucket(void **state)
+{
+	struct sim_config cfg = cfg_of("3hdd", "seqread-1280k", "guest");
+	struct sim_result r;
+
+	cfg.wl.bs = 96 * 1024;
+	r = run(&cfg, NULL, 0);
+	assert_near(r.mibps, 25, 0.02);
+	cfg.legs[0].pipe.tick_ns = 20e6;
+	r = run(&cfg, NULL, 0);
+	assert_near(r.mibps, 5 * 96 / 1024.0 / 0.02, 0.02);
+}
+
 /* Issue 6's calibration: 75-150 IOPS, sequential near the media rate. */
 static void test_hdd_seek_calibration(void **state)
 {
@@ -275,6 +293,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pipe_qd1),
 		cmocka_unit_test(test_pipe_slots_and_rate),
+		cmocka_unit_test(test_pipe_bucket),
 		cmocka_unit_test(test_hdd_seek_calibration),
 		cmocka_unit_test(test_hdd_ncq),
 		cmocka_unit_test(test_hdd_streams),

@@ -7,6 +7,12 @@
  * network link), then completes lat_ns later (null_blk's completion_nsec,
  * flash read time, the round trip), +-jitter.  Requests beyond the slots
  * wait in order, as for a tag.
+ *
+ * With tick_ns (rbsim --bucket), the transfer path is null_blk's own mbps
+ * throttle instead: a bucket set to mibps * tick every tick (20 ms, not
+ * accumulated); a request passes if the bucket holds its bytes, else it
+ * and every request behind it wait for the next tick.  A 4 KiB read can
+ * then take a tick more than a 127 KiB one, as on the guest's legs.
  */
 #include <stdlib.h>
 
@@ -16,6 +22,8 @@ struct pipe {
 	unsigned int busy;		/* slots in use */
 	struct leg_req *head, *tail;	/* waiting for a slot */
 	double path_free;		/* when the transfer path is free */
+	double tick;			/* bucket: the tick it was set in */
+	double bucket;			/* bytes left in it */
 };
 
 static void pipe_end(struct sim *s, void *arg);
@@ -30,9 +38,27 @@ static void pipe_start(struct leg_model *m, struct leg_req *r)
 	p->busy++;
 	leg_dispatched(m, r);
 	t = p->path_free > now ? p->path_free : now;
-	t += m->slow * (pp->cmd_ns +
-			(pp->mibps > 0 ? bytes * SIM_NS / (pp->mibps * SIM_MIB) :
-					 0));
+	if (pp->tick_ns > 0 && pp->mibps > 0) {
+		double per = pp->mibps * SIM_MIB * pp->tick_ns / SIM_NS /
+			     m->slow;
+		double tick = (double)(uint64_t)(t / pp->tick_ns);
+
+		if (tick != p->tick) {
+			p->tick = tick;
+			p->bucket = per;
+		}
+		if (p->bucket < bytes) {
+			p->tick = tick + 1;
+			p->bucket = per;
+			t = p->tick * pp->tick_ns;
+		}
+		p->bucket -= bytes;
+		t += m->slow * pp->cmd_ns;
+	} else {
+		t += m->slow * (pp->cmd_ns +
+				(pp->mibps > 0 ?
+				 bytes * SIM_NS / (pp->mibps * SIM_MIB) : 0));
+	}
 	p->path_free = t;
 	lat = pp->lat_ns * (1 + pp->jitter * (2 * rng_unit(&m->rng) - 1));
 	sim_at(m->sim, sim_ns(t + m->slow * lat), pipe_end, r);

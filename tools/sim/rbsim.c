@@ -28,6 +28,8 @@ static const char usage[] =
 "  --scale guest|real  guest: the benchmark's emulated disks (default);\n"
 "                   real: ordinary devices\n"
 "  --seek           hdd legs use the seek model (hdd-seek)\n"
+"  --bucket         guest legs throttle as null_blk's mbps does: a bucket\n"
+"                   set every 20 ms, not a steady rate\n"
 "  --rw read|randread|write|randwrite|rw|randrw  --bs SIZE  --jobs N\n"
 "  --qd N  --buffered | --direct  --ra SIZE  --rwmixread PCT\n"
 "                   change the workload preset\n"
@@ -45,7 +47,7 @@ struct opts {
 	const char *policies[MAX_NAMES];
 	unsigned int nr_profiles, nr_workloads, nr_policies;
 	const char *scale;
-	bool seek, csv, no_limit;
+	bool seek, csv, no_limit, bucket;
 	int argc;
 	char **argv;
 };
@@ -222,6 +224,10 @@ static void run_one(const struct opts *o, const char *profile,
 			    sizeof(err)))
 		die(err, NULL);
 	apply(&cfg, o->argc, o->argv);
+	for (i = 0; o->bucket && i < cfg.nr_legs; i++)
+		if (cfg.legs[i].kind == LEG_PIPE &&
+		    !strcmp(cfg.scale, "guest"))
+			cfg.legs[i].pipe.tick_ns = 20e6;	/* TICKS_PER_SEC 50 */
 	if (!o->no_limit && sim_limit(&cfg, leg_mibps, &limit))
 		die("legs-alone run failed", NULL);
 	if (!o->csv || !header_done)
@@ -274,6 +280,8 @@ int main(int argc, char **argv)
 			o.csv = true;
 		} else if (!strcmp(a, "--seek")) {
 			o.seek = true;
+		} else if (!strcmp(a, "--bucket")) {
+			o.bucket = true;
 		} else if (!strcmp(a, "--no-limit")) {
 			o.no_limit = true;
 		} else if (!strcmp(a, "--buffered") || !strcmp(a, "--direct")) {

@@ -32,6 +32,7 @@ struct pipe_params {
 	double mibps;		/* shared transfer rate; 0: no cap */
 	double cmd_ns;		/* transfer-path time per request */
 	double jitter;		/* latency varies by +-jitter (fraction) */
+	double tick_ns;		/* > 0: mibps is null_blk's token bucket */
 };
 
 /* rotational disks: see leg-hdd.c */
