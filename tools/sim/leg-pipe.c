@@ -105,7 +105,10 @@ static void pipe_destroy(struct leg_model *m)
 
 void leg_pipe_init(struct leg_model *m)
 {
-	m->priv = sim_alloc(sizeof(struct pipe));
+	struct pipe *p = sim_alloc(sizeof(struct pipe));
+
+	p->tick = -1;	/* null_blk starts with a full bucket */
+	m->priv = p;
 	m->submit = pipe_submit;
 	m->destroy = pipe_destroy;
 }
