@@ -34,7 +34,13 @@
  *   E(i) = backlog(i) + serial_i(b) + lat_i(b)
  *   backlog(i) = inflight_i * cost_i + sectors_in_flight_i * rate_i
  *
- * where on a rotational leg the cost is scaled by how far the read is from
+ * but the backlog is at least half of inflight_i times the leg's pace: the
+ * time per read it has completed while busy, counted over windows of
+ * decay_ms / 16 (ad_pace()).  Service times can say a leg is quick while
+ * its queue grows (a token bucket passes reads in bursts; a device may
+ * queue inside); completions per second cannot.
+ *
+ * On a rotational leg the cost is scaled by how far the read is from
  * the end of the leg's last read (about the square root of the distance
  * over the leg's average seek distance), and is nothing for a read that
  * goes on from its stream (run_rate instead).  A leg is saturated when
@@ -130,6 +136,9 @@
 #define AD_DIST_SHIFT		4		/* seek distance: 1/16 */
 #define AD_JUMP			4		/* a sample: <= 4x the average */
 #define AD_SLOPE_SHIFT		2		/* rate >= 1/4 of large reads' */
+#define AD_PACE_SHIFT		1		/* backlog >= half the pace's */
+#define AD_PACE_WINDOW_SHIFT	4		/* pace over decay_ms / 16 */
+#define AD_PACE_SHIFT_W		2		/* a window weighs 1/4 */
 
 /* Before a leg has been measured: 100 MiB/s rotational, 1 GiB/s flash. */
 #define AD_ROT_RATE		((1000000000ULL << AD_K_SHIFT) / 204800)
@@ -204,6 +213,10 @@ struct ad_leg {
 	sector_t run_next;
 	sector_t runs[AD_NR_RUNS];	/* 1 + sector of such reads in flight */
 	sector_t tail;		/* end of the last read sent */
+	/* the pace of a busy leg, whatever the line says: see ad_pace() */
+	u64 done;		/* reads completed since done_stamp */
+	u64 done_stamp;		/* 0: not busy */
+	u64 per_read;		/* ns per read completed while busy */
 };
 
 struct ad_ctx {
@@ -527,6 +540,14 @@ static u64 ad_expect(struct ad_ctx *ctx, struct rb_leg *leg,
 	sectors = ad_min_u64(sectors, AD_MAX_SECTORS);
 	lat = ad_lat(l, sectors);
 	backlog = n * cost + ((q * rate) >> AD_K_SHIFT);
+	/*
+	 * At least half of what the reads in flight take at the pace the
+	 * leg has kept while busy: where service times say little (a token
+	 * bucket, a queue inside the device), the line can call a leg idle
+	 * while its queue grows.
+	 */
+	backlog = ad_max_u64(backlog, (n * READ_ONCE(l->per_read)) >>
+				      AD_PACE_SHIFT);
 	serial = (rate * sectors) >> AD_K_SHIFT;
 	/* as many reads in flight as the leg serves beside each other */
 	*saturated = backlog >= lat + cost + serial;
@@ -976,6 +997,37 @@ static void ad_start_io(struct rb_policy *p, struct rb_leg *leg,
 				  (d >> AD_DIST_SHIFT) : d);
 }
 
+/*
+ * The leg's pace while busy: reads completed over windows of decay_ms / 16
+ * in which more reads stayed queued, a moving average of ns per read.  It
+ * counts completions, not service times, so bursts do not fool it.
+ */
+static void ad_pace(struct ad_ctx *ctx, struct ad_leg *l,
+		    const struct rb_leg *leg, u64 now)
+{
+	u64 window = (u64)ad_knob(ctx, AD_DECAY_MS) * AD_NS_PER_MS >>
+		     AD_PACE_WINDOW_SHIFT;
+	u64 st = READ_ONCE(l->done_stamp), d = READ_ONCE(l->done) + 1;
+	u64 per, old;
+
+	if (atomic_read(&leg->inflight) <= 1) {
+		WRITE_ONCE(l->done_stamp, 0);	/* idle: a new window */
+		return;
+	}
+	if (st && now - st < window) {
+		WRITE_ONCE(l->done, d);
+		return;
+	}
+	if (st && d > 1) {
+		per = div_u64(now - st, (u32)ad_min_u64(d, U32_MAX));
+		old = READ_ONCE(l->per_read);
+		WRITE_ONCE(l->per_read, old ? ad_ewma(old, per, AD_W_ONE >>
+						      AD_PACE_SHIFT_W) : per);
+	}
+	WRITE_ONCE(l->done_stamp, now);
+	WRITE_ONCE(l->done, 0);
+}
+
 static void ad_end_io(struct rb_policy *p, struct rb_leg *leg,
 		      const struct rb_io *io, u64 service_ns)
 {
@@ -991,6 +1043,7 @@ static void ad_end_io(struct rb_policy *p, struct rb_leg *leg,
 	if (!leg->nonrot && ad_take_run(l, io->sector + 1))
 		cls = AD_RUN;
 	atomic64_fetch_add(-(s64)io->sectors, &l->queued);
+	ad_pace(ctx, l, leg, now);
 	WRITE_ONCE(l->last_finish, now);
 	if (READ_ONCE(l->solo) == io->sector + 1) {
 		WRITE_ONCE(l->solo, 0);

@@ -279,6 +279,39 @@ static void test_fit(void **state)
 	assert_true(l.run_rate == (10 * MS << AD_K_SHIFT) / 1024);
 }
 
+/*
+ * The pace: a busy leg's completions per window, and a backlog of at
+ * least half of what its reads in flight take at that pace, whatever the
+ * line says (a token bucket's reads pass in bursts, so their service
+ * times say the leg is quick while its queue grows).
+ */
+static void test_pace(void **state)
+{
+	struct rbt t;
+	unsigned int i;
+
+	setup(&t, 2, 0x3);
+	assert_int_equal(knob_set(&t, "probe_ms", "0"), 0);	/* no probes */
+	model(&t, 0, 0, 100, 50 * US);		/* the line: a quick leg */
+	model(&t, 1, 0, 100, 500 * US);		/* and a slower one */
+	for (i = 0; i < 12; i++)
+		start(&t, 0, 8 * i, 8);
+	/* reads of 50 us end one a ms while more stay queued: 1 ms a read */
+	for (i = 0; i < 10; i++) {
+		shim_now_ns += MS;
+		end(&t, 0, 8 * i, 8, 50 * US);
+	}
+	assert_in_range(aleg(&t, 0)->per_read, MS - 1, MS);
+	/* 2 in flight at 1 ms a read: 1 ms of backlog (the line: 2 us) */
+	assert_int_equal(sel(&t, 100000, 8, 0x3), 1);
+	/* the last ones end: idle, and the window starts again */
+	end(&t, 0, 80, 8, 50 * US);
+	end(&t, 0, 88, 8, 50 * US);
+	assert_int_equal(aleg(&t, 0)->done_stamp, 0);
+	assert_int_equal(sel(&t, 100000, 8, 0x3), 0);
+	rbt_teardown(&t);
+}
+
 /* end_io: solo reads teach lat, reads queued behind another serial(b). */
 static void test_learning(void **state)
 {
@@ -871,6 +904,7 @@ int main(void)
 		cmocka_unit_test(test_pick),
 		cmocka_unit_test(test_probe),
 		cmocka_unit_test(test_outlier),
+		cmocka_unit_test(test_pace),
 		cmocka_unit_test(test_unmeasured),
 		cmocka_unit_test(test_io_opt),
 		cmocka_unit_test(test_accounting),
