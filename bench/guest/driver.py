@@ -119,9 +119,10 @@ class Bench:
         # 1280k buffers, stays well below): buffered readers looping over
         # their slices of a 256 MiB array (each comes back to a page after
         # reading 240 MiB) read the disks, not cache.  Probed over 3 s runs:
-        # at 96, 128 and 256 MiB the legs read at least what fio did; at
-        # 128 MiB the reclaim slowed 8 readers with large read-ahead
-        # windows (adaptive, 2hdd+ssd: 63-74 MiB/s against 80-110).
+        # at 96, 128 and 256 MiB the legs read at least what fio did.  At
+        # 128 MiB, 8 readers with large read-ahead windows read slower in
+        # one probe (adaptive, 2hdd+ssd: 63-74 MiB/s against 80-110), but
+        # such runs vary by a third with no limit at all.
         os.makedirs(f"{CG}/rbbench/fio", exist_ok=True)
         with open(f"{CG}/rbbench/cgroup.subtree_control", "w") as f:
             f.write("+memory")
