@@ -1014,12 +1014,14 @@ static void ad_pace(struct ad_ctx *ctx, struct ad_leg *l,
 		WRITE_ONCE(l->done_stamp, 0);	/* idle: a new window */
 		return;
 	}
-	if (st && now - st < window) {
+	/* a completion stamped before the window began (another CPU) is in it */
+	if (st && (s64)(now - st) < (s64)window) {
 		WRITE_ONCE(l->done, d);
 		return;
 	}
 	if (st && d > 1) {
-		per = div_u64(now - st, (u32)ad_min_u64(d, U32_MAX));
+		per = div_u64(ad_min_u64(now - st, AD_MAX_NS),
+			      (u32)ad_min_u64(d, U32_MAX));
 		old = READ_ONCE(l->per_read);
 		WRITE_ONCE(l->per_read, old ? ad_ewma(old, per, AD_W_ONE >>
 						      AD_PACE_SHIFT_W) : per);
