@@ -44,6 +44,15 @@ CG = "/sys/fs/cgroup"
 LOG_MS = 100          # fio log interval and sampler period
 # the slowdown's runs: no ramp, its clock starts with the first read
 SD_RUN = {"runtime": "1", "ramp_time": ""}
+# null_blk legs of the arrays, MiB.  No buffered read may wrap around
+# within a run: at each wrap fio invalidates the page cache of the whole
+# device (BLKFLSBUF), a stall of about 300 ms in this guest that also drops
+# the other readers' read-ahead.  1 GiB holds one reader at 300 MiB/s and
+# each of 8 readers' 123 MiB slices for the ramp and the run, and costs
+# memory only where written (null_blk allocates on write; a write run
+# rewrites its slices' starts).  The seek legs keep 256 MiB: their stroke
+# is their size.
+LEG_MB = 1024
 T0 = time.monotonic()
 
 
@@ -116,13 +125,11 @@ class Bench:
             f.write("+io +memory")
         # fio's page cache is held to 256 MiB (memory.high: reclaimed, never
         # an OOM kill; fio's own memory, shm for 90 jobs and 60 MiB of
-        # 1280k buffers, stays well below): buffered readers looping over
-        # their slices of a 256 MiB array (each comes back to a page after
-        # reading 240 MiB) read the disks, not cache.  Probed over 3 s runs:
-        # at 96, 128 and 256 MiB the legs read at least what fio did.  At
-        # 128 MiB, 8 readers with large read-ahead windows read slower in
-        # one probe (adaptive, 2hdd+ssd: 63-74 MiB/s against 80-110), but
-        # such runs vary by a third with no limit at all.
+        # 1280k buffers, stays well below): readers that loop over their
+        # slices of a 256 MiB array (the seek legs; each comes back to a
+        # page after reading 240 MiB) read the disks, not cache.  Probed
+        # over 3 s runs: at 96, 128 and 256 MiB the legs read at least what
+        # fio did.
         os.makedirs(f"{CG}/rbbench/fio", exist_ok=True)
         with open(f"{CG}/rbbench/cgroup.subtree_control", "w") as f:
             f.write("+memory")
@@ -194,13 +201,14 @@ class Bench:
             json.dump(meta, f, indent=1, sort_keys=True)
 
     # ---------------------------------------------------------------- disks
-    def make_legs(self, kinds, prefix):
-        """Creates the legs; returns [(name, /dev path, kernel name)]."""
+    def make_legs(self, kinds, prefix, mb=LEG_MB):
+        """Creates the legs (null_blk ones of MB MiB); returns
+        [(name, /dev path, kernel name)]."""
         cmds, names = [], []
         for i, kind in enumerate(kinds):
             name = f"{prefix}{i}"
             cmds.append(f"rb_seek_disk {name} >/dev/null" if kind == "hdd-seek"
-                        else f"rb_disk {name} {kind} size=256 >/dev/null")
+                        else f"rb_disk {name} {kind} size={mb} >/dev/null")
             names.append(name)
         sh("; ".join(cmds))
         out = []
@@ -440,7 +448,7 @@ class Bench:
         """Each leg kind alone, and the nbd path without the seek model."""
         log("== calibration")
         kinds = ["hdd", "ssd", "nvme", "remote", "ram", "hdd-seek"]
-        legs = self.make_legs(kinds, "cal")
+        legs = self.make_legs(kinds, "cal", 256)   # the disks as configured
         nbd = sh("nbdkit -U $RB_SEEK_DIR/calnbd.sock -P $RB_SEEK_DIR/calnbd.pid memory size=256M; "
                  "n=$(_rb_seek_free_nbd); : >$RB_SEEK_DIR/$n.busy; "
                  "nbd-client -unix $RB_SEEK_DIR/calnbd.sock /dev/$n -b 512 >/dev/null 2>&1; "
@@ -615,7 +623,7 @@ class Bench:
         pname = cfg["profile"]
         kinds = plan.profile_kinds(pname)
         log(f"== seed 004 on {pname}")
-        legs = self.make_legs(kinds, "lw")
+        legs = self.make_legs(kinds, "lw", 256)    # 45 s of random writes: memory
         paths = [p for _, p, _ in legs]
         knames = [k for _, _, k in legs]
         sectors = min(self.sectors(k) for k in knames)

@@ -1184,7 +1184,9 @@ class Report:
                  "--filename=/dev/mapper/NAME`. The benchmark runs the same files, with its run time, "
                  "a bandwidth log and `thread` added.",
                  "- Disks: `tests/lib/disks.sh` (null_blk: hdd 25 MB/s 2 ms QD4 rotational, ssd 75 MB/s "
-                 "200 us, nvme 120 MB/s 50 us, remote 40 MB/s 5 ms, ram uncapped), 256 MiB each; "
+                 "200 us, nvme 120 MB/s 50 us, remote 40 MB/s 5 ms, ram uncapped), 1 GiB each (256 MiB "
+                 "in the calibration and seed 004): no buffered read wraps around within a run, where "
+                 "fio would flush the device's page cache, a 300 ms stall in this guest; "
                  "`hdd-seek` is `tools/nbdkit-seek` (nbdkit memory plugin behind the seek filter, "
                  "served to the guest's nbd over a unix socket).",
                  "- Per array: one readbal device per policy of the module (`list_policies`), all on "
@@ -1206,11 +1208,11 @@ class Report:
                  "128 KiB), and filling that pipeline takes 8 readers on slow legs up to 2 s; a short "
                  "run without the ramp charges it to the policy (docs/policies-beyond.md, \"8 readers "
                  "in the guest\").",
-                 "- The 8 readers each loop over a 30 MiB slice of the 256 MiB array (the seed read "
-                 "10 GiB files): on fast arrays a reader comes back to its slice's start within the run, "
-                 "and the read-ahead beyond the slice's end is read by the legs but never delivered. "
-                 "That costs large windows more: in a probe on ssd+nvme (3 s), `adaptive`'s legs read "
-                 "15% more than fio delivered, `hst`'s 2%.",
+                 "- The 8 readers each read a slice of 12% of the array (the seed read 10 GiB files). "
+                 "On the 256 MiB `hdd-seek` arrays a fast reader may come to its 30 MiB slice's end "
+                 "within the run; fio then flushes the device's page cache, the other readers' "
+                 "read-ahead too (a stall of about 300 ms), and the read-ahead beyond the slice's end "
+                 "is read by the legs but never delivered. The null_blk arrays (1 GiB) do not wrap.",
                  "- `pid` routes by thread id: which leg a job gets is luck, as in btrfs.",
                  "- The nbd round trip of the guest is part of every `hdd-seek` request (see "
                  "Calibration); `hdd-seek` arrays are slower than the model alone, and much slower when "

@@ -23,7 +23,9 @@ static const char usage[] =
 "  --workload W     a preset, or 'all' (--list shows them)\n"
 "  --policy P       name[:knob=value,...], repeatable; 'all' (default):\n"
 "                   every policy dm-readbal registers\n"
-"  --seconds S      simulated time (default 10)\n"
+"  --seconds S      measured time (default 10)\n"
+"  --ramp S         time before it, not measured: fio's ramp_time (default\n"
+"                   the preset's: 1 s seqread-1job, 2 s seqread-8job)\n"
 "  --seed N         random seed (default 1)\n"
 "  --scale guest|real  guest: the benchmark's emulated disks (default);\n"
 "                   real: ordinary devices\n"
@@ -33,11 +35,12 @@ static const char usage[] =
 "  --rw read|randread|write|randwrite|rw|randrw  --bs SIZE  --jobs N\n"
 "  --qd N  --buffered | --direct  --ra SIZE  --rwmixread PCT\n"
 "                   change the workload preset\n"
-"  --size SIZE      mirror size (default 256m guest, 64g real)\n"
+"  --size SIZE      mirror size (default 1g guest, 256m with hdd-seek\n"
+"                   legs, 64g real)\n"
 "  --cpus N         CPUs the jobs run on, 1-4 (default 2)\n"
 "  --pid-base N     job j is pid N + j (default 1000)\n"
 "  --copy-mibps R   page cache copy rate of buffered reads\n"
-"  --slow L:F@S     leg L gets F times slower at S seconds\n"
+"  --slow L:F@S     leg L gets F times slower at S seconds (ramp included)\n"
 "  --no-limit       skip the legs-alone runs (limit column 0)\n"
 "  --csv            comma-separated output\n"
 "  --list           list profiles, workloads and policies\n";
@@ -56,7 +59,7 @@ struct opts {
 static bool takes_value(const char *opt)
 {
 	static const char *const opts[] = {
-		"--seconds", "--seed", "--rw", "--bs", "--jobs", "--qd", "--ra",
+		"--seconds", "--ramp", "--seed", "--rw", "--bs", "--jobs", "--qd", "--ra",
 		"--rwmixread", "--size", "--cpus", "--pid-base", "--copy-mibps",
 		"--slow",
 	};
@@ -157,6 +160,8 @@ static void apply(struct sim_config *cfg, int argc, char **argv)
 
 		if (!strcmp(o, "--seconds") && v)
 			cfg->seconds = strtod(v, NULL);
+		else if (!strcmp(o, "--ramp") && v)
+			cfg->wl.ramp_s = strtod(v, NULL);
 		else if (!strcmp(o, "--seed") && v)
 			cfg->seed = strtoull(v, NULL, 10);
 		else if (!strcmp(o, "--rw") && v)
@@ -199,13 +204,15 @@ static void apply(struct sim_config *cfg, int argc, char **argv)
 	}
 	if (!cfg->wl.bs || cfg->wl.bs % 512 || !cfg->wl.jobs ||
 	    cfg->wl.bs > (16U << 20) || cfg->wl.ra > (16U << 20) ||
-	    cfg->seconds <= 0 || cfg->cpus < 1 || cfg->cpus > 4 ||
+	    cfg->seconds <= 0 || cfg->wl.ramp_s < 0 ||
+	    cfg->wl.ramp_s + cfg->seconds > 60 ||
+	    cfg->cpus < 1 || cfg->cpus > 4 ||
 	    cfg->size < 2ULL * cfg->wl.bs / 512 * cfg->wl.jobs ||
 	    cfg->wl.rwmixread > 100 || cfg->slow.factor < 0 ||
 	    (cfg->slow.leg >= (int)cfg->nr_legs))
 		die("option out of range (bs a multiple of 512, bs and ra up "
-		    "to 16m, cpus 1-4, size for 2 I/Os per job, --slow leg of "
-		    "the profile)", NULL);
+		    "to 16m, ramp and seconds up to 60 together, cpus 1-4, "
+		    "size for 2 I/Os per job, --slow leg of the profile)", NULL);
 }
 
 static void run_one(const struct opts *o, const char *profile,

@@ -105,7 +105,7 @@ static void sim_results(struct sim *s, struct sim_result *res)
 	for (i = 0; total && i < s->nr_legs; i++)
 		res->share[i] = 100.0 * (double)res->leg_reads[i] /
 				(double)total;
-	res->nr_bins = (unsigned int)(secs / SIM_BIN_S);
+	res->nr_bins = (unsigned int)((s->cfg->wl.ramp_s + secs) / SIM_BIN_S);
 	if (res->nr_bins > SIM_BINS)
 		res->nr_bins = SIM_BINS;
 	for (i = 0; i < res->nr_bins; i++)
@@ -123,7 +123,8 @@ int sim_run(const struct sim_config *cfg, const char *policy, int alone,
 
 	memset(&s, 0, sizeof(s));
 	s.cfg = cfg;
-	s.end = (simtime_t)(cfg->seconds * SIM_NS);
+	s.st.from_ns = (uint64_t)(cfg->wl.ramp_s * SIM_NS);
+	s.end = (simtime_t)((cfg->wl.ramp_s + cfg->seconds) * SIM_NS);
 	s.alone = alone;
 	s.bios.size = sizeof(struct sim_bio);
 	s.reqs.size = sizeof(struct leg_req);

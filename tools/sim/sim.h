@@ -75,6 +75,7 @@ struct workload {
 	bool buffered;		/* sequential reads through the page cache */
 	unsigned int ra;	/* bytes: the read-ahead window (buffered) */
 	unsigned int rwmixread;	/* percent of reads in RW_RW/RW_RANDRW */
+	double ramp_s;		/* fio's ramp_time: not measured */
 };
 
 /* Make leg @leg @factor times slower from @at_s seconds on. */
@@ -91,7 +92,7 @@ struct sim_config {
 	struct leg_spec legs[SIM_MAX_LEGS];
 	uint64_t size;		/* sectors of the mirror */
 	struct workload wl;
-	double seconds;
+	double seconds;		/* measured, after wl.ramp_s */
 	uint64_t seed;
 	unsigned int cpus;	/* job j runs on CPU j % cpus */
 	unsigned int pid_base;	/* job j is pid pid_base + j */
@@ -109,7 +110,7 @@ struct sim_result {
 	uint64_t leg_reads[SIM_MAX_LEGS];	/* reads routed to each leg */
 	double share[SIM_MAX_LEGS];		/* percent of those */
 	uint64_t events;
-	/* MiB/s over each SIM_BIN_S of the run, reads and writes */
+	/* MiB/s over each SIM_BIN_S of the run, ramp too, reads and writes */
 	unsigned int nr_bins;
 	double bin_mibps[SIM_BINS];
 };

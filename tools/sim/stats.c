@@ -35,6 +35,8 @@ void stats_io(struct stats *st, uint64_t bytes, int write, uint64_t lat_ns,
 
 	if (bin < STATS_BINS)
 		st->bin_bytes[bin] += bytes;
+	if (now_ns < st->from_ns)
+		return;
 	st->ios++;
 	if (write)
 		st->write_bytes += bytes;

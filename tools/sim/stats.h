@@ -13,13 +13,14 @@
 #define STATS_BINS	600
 
 struct stats {
+	uint64_t from_ns;	/* I/Os that end before are not counted */
 	uint64_t ios;
 	uint64_t read_bytes, write_bytes;
 	uint64_t bucket[STATS_BUCKETS];
 	uint64_t bin_bytes[STATS_BINS];
 };
 
-/* An I/O of @bytes ended at @now_ns after @lat_ns. */
+/* An I/O of @bytes ended at @now_ns after @lat_ns; bins count every I/O. */
 void stats_io(struct stats *st, uint64_t bytes, int write, uint64_t lat_ns,
 	      uint64_t now_ns);
 /* The latency below which @p percent of the I/Os fall, in ns. */
