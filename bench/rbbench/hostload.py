@@ -74,9 +74,10 @@ def _tasks_ns(mark):
     return out
 
 
-def _delta(now, before):
-    """CPU seconds of processes alive at both ends, new ones from their start."""
-    return sum(t - before.get(pid, 0) for pid, t in now.items()) / HZ
+def _delta(now, before, unit=HZ):
+    """CPU seconds of processes alive at both ends, new ones from their
+    start; UNIT: their counters' ticks per second."""
+    return sum(t - before.get(pid, 0) for pid, t in now.items()) / unit
 
 
 def sample(path, mark):
@@ -88,7 +89,7 @@ def sample(path, mark):
         cpu = _delta(q, prev_q)
         busy = 100.0 * (b[0] - prev_b[0]) / max(1, b[1] - prev_b[1])
         if t is not None and prev_t is not None:
-            rest = _delta(t, prev_t) * HZ / 1e9
+            rest = _delta(t, prev_t, 1e9)
         else:
             rest = max(0.0, (b[0] - prev_b[0]) / HZ - _delta(o, prev_o))
         with open("/proc/loadavg") as f:
