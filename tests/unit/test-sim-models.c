@@ -234,6 +234,27 @@ static void test_slowdown(void **state)
 	assert_true(after.mibps < 0.8 * before.mibps);
 }
 
+/*
+ * A delay in front of a leg (dm-delay): at QD1 each read takes it on top,
+ * with a deep queue the leg keeps its rate; the disk's time counts it.
+ */
+static void test_delay(void **state)
+{
+	struct sim_config cfg = cfg_of("2ssd", "randread-qd1", "guest");
+	struct sim_result r;
+
+	cfg.slow.leg = 0;
+	cfg.slow.delay_ms = 10;
+	r = run(&cfg, NULL, 0);
+	assert_near(r.iops, 1 / (10e-3 + 200e-6 + 4096 / (75 * 1048576.0)),
+		    0.05);
+	cfg = cfg_of("2ssd", "seqread-1280k", "guest");
+	r = run(&cfg, NULL, 0);
+	cfg.slow.leg = 0;
+	cfg.slow.delay_ms = 10;
+	assert_near(run(&cfg, NULL, 0).mibps, r.mibps, 0.05);
+}
+
 /* The limit is the sum of the legs alone. */
 static void test_limit(void **state)
 {
@@ -329,6 +350,7 @@ int main(void)
 		cmocka_unit_test(test_policy_specs),
 		cmocka_unit_test(test_md_spill),
 		cmocka_unit_test(test_slowdown),
+		cmocka_unit_test(test_delay),
 		cmocka_unit_test(test_limit),
 		cmocka_unit_test(test_buffered_readahead),
 		cmocka_unit_test(test_ramp_and_size),

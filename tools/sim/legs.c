@@ -43,7 +43,7 @@ static void leg_submit(struct leg_model *m, struct leg_req *r)
  * goes to the model, or its submitter waits, in order, for one to free.
  * Returns true if it got one now.
  */
-bool leg_queue(struct leg_model *m, struct leg_req *r)
+static bool leg_take_tag(struct leg_model *m, struct leg_req *r)
 {
 	unsigned int tags = m->spec->nr_requests ? m->spec->nr_requests : 1;
 
@@ -60,6 +60,30 @@ bool leg_queue(struct leg_model *m, struct leg_req *r)
 	return false;
 }
 
+/* dm-delay's timer: the held request goes on to the disk. */
+static void leg_release(struct sim *s, void *arg)
+{
+	struct leg_req *r = arg;
+
+	(void)s;
+	leg_take_tag(r->leg, r);
+}
+
+/*
+ * A delay in front of the disk (dm-delay, the benchmark's slowdown) takes
+ * the request at once, so its submitter never waits for a tag, and holds
+ * it; then it queues for a tag as any other.
+ */
+bool leg_queue(struct leg_model *m, struct leg_req *r)
+{
+	r->held = m->delay;
+	if (!m->delay)
+		return leg_take_tag(m, r);
+	r->leg = m;
+	sim_at(m->sim, m->sim->now + m->delay, leg_release, r);
+	return true;
+}
+
 /* The request got a slot: the block layer's request starts its clock. */
 void leg_dispatched(struct leg_model *m, struct leg_req *r)
 {
@@ -73,7 +97,8 @@ void leg_done(struct leg_model *m, struct leg_req *r)
 
 	if (!r->write) {
 		m->disk_reads++;
-		m->disk_read_ns += m->sim->now - r->dispatched;
+		/* dm's accounting of the delay device counts the hold */
+		m->disk_read_ns += m->sim->now - r->dispatched + r->held;
 	}
 	m->tagged--;
 	if (next) {
@@ -81,7 +106,8 @@ void leg_done(struct leg_model *m, struct leg_req *r)
 		if (!m->tag_head)
 			m->tag_tail = NULL;
 		leg_submit(m, next);
-		core_req_tagged(m->sim, next);
+		if (!next->held)
+			core_req_tagged(m->sim, next);
 	}
 	core_req_done(m->sim, r);
 }

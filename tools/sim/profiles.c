@@ -214,5 +214,6 @@ int sim_config_init(struct sim_config *cfg, const char *profile,
 	cfg->pid_base = 1000;
 	cfg->copy_mibps = real ? 8000 : 2000;
 	cfg->slow.leg = -1;
+	cfg->slow.factor = 1;
 	return 0;
 }

@@ -41,7 +41,10 @@ static const char usage[] =
 "  --pid-base N     job j is pid N + j (default 1000)\n"
 "  --copy-mibps R   page cache copy rate of buffered reads\n"
 "  --slow L:F@S     leg L gets F times slower at S seconds (ramp included)\n"
+"  --delay L:MS@S   a delay of MS ms in front of leg L from S seconds on\n"
+"                   (dm-delay: reads keep their rate if the queue is deep)\n"
 "  --no-limit       skip the legs-alone runs (limit column 0)\n"
+"  --bins           after each row, its MiB/s per 100 ms, ramp included\n"
 "  --csv            comma-separated output\n"
 "  --list           list profiles, workloads and policies\n";
 
@@ -50,7 +53,7 @@ struct opts {
 	const char *policies[MAX_NAMES];
 	unsigned int nr_profiles, nr_workloads, nr_policies;
 	const char *scale;
-	bool seek, csv, no_limit, bucket;
+	bool seek, csv, no_limit, bucket, bins;
 	int argc;
 	char **argv;
 };
@@ -59,9 +62,10 @@ struct opts {
 static bool takes_value(const char *opt)
 {
 	static const char *const opts[] = {
-		"--seconds", "--ramp", "--seed", "--rw", "--bs", "--jobs", "--qd", "--ra",
+		"--seconds", "--ramp", "--seed", "--rw", "--bs", "--jobs",
+		"--qd", "--ra",
 		"--rwmixread", "--size", "--cpus", "--pid-base", "--copy-mibps",
-		"--slow",
+		"--slow", "--delay",
 	};
 	unsigned int i;
 
@@ -184,13 +188,18 @@ static void apply(struct sim_config *cfg, int argc, char **argv)
 			cfg->pid_base = parse_uint(v);
 		else if (!strcmp(o, "--copy-mibps") && v)
 			cfg->copy_mibps = strtod(v, NULL);
-		else if (!strcmp(o, "--slow") && v) {
+		else if ((!strcmp(o, "--slow") || !strcmp(o, "--delay")) &&
+			 v) {
 			colon = strchr(v, ':');
 			at = colon ? strchr(colon, '@') : NULL;
 			if (!at)
-				die("--slow wants LEG:FACTOR@SECONDS", v);
+				die("--slow wants LEG:FACTOR@SECONDS, --delay "
+				    "LEG:MS@SECONDS", v);
 			cfg->slow.leg = atoi(v);
-			cfg->slow.factor = strtod(colon + 1, NULL);
+			if (o[2] == 's')
+				cfg->slow.factor = strtod(colon + 1, NULL);
+			else
+				cfg->slow.delay_ms = strtod(colon + 1, NULL);
 			cfg->slow.at_s = strtod(at + 1, NULL);
 		} else if (!strcmp(o, "--buffered") || !strcmp(o, "--direct")) {
 			cfg->wl.buffered = o[2] == 'b';
@@ -209,6 +218,7 @@ static void apply(struct sim_config *cfg, int argc, char **argv)
 	    cfg->cpus < 1 || cfg->cpus > 4 ||
 	    cfg->size < 2ULL * cfg->wl.bs / 512 * cfg->wl.jobs ||
 	    cfg->wl.rwmixread > 100 || cfg->slow.factor < 0 ||
+	    cfg->slow.delay_ms < 0 || cfg->slow.delay_ms > 10000 ||
 	    (cfg->slow.leg >= (int)cfg->nr_legs))
 		die("option out of range (bs a multiple of 512, bs and ra up "
 		    "to 16m, ramp and seconds up to 60 together, cpus 1-4, "
@@ -223,7 +233,7 @@ static void run_one(const struct opts *o, const char *profile,
 	double leg_mibps[SIM_MAX_LEGS] = { 0 }, limit = 0, slowed = 0;
 	double recover[MAX_NAMES];
 	char err[256];
-	unsigned int i;
+	unsigned int i, j;
 	static bool header_done;
 	bool slow;
 
@@ -247,14 +257,22 @@ static void run_one(const struct opts *o, const char *profile,
 		if (sim_run(&cfg, o->policies[i], -1, &r, err, sizeof(err)))
 			die(err, NULL);
 		report_row(stdout, &cfg, o->policies[i], &r, limit, o->csv);
+		for (j = 0; o->bins && j < r.nr_bins; j++)
+			printf("%.0f%c", r.bin_mibps[j],
+			       j + 1 < r.nr_bins ? ' ' : '\n');
 		if (slow)
 			recover[i] = sim_recovery_s(&cfg, &r, slowed, 0.9);
 	}
 	if (slow) {
-		printf("\nleg %d %gx slower at %g s: limit %.1f MiB/s; seconds "
-		       "until every later %g s is within 10%% of it:\n",
-		       cfg.slow.leg, cfg.slow.factor, cfg.slow.at_s, slowed,
-		       SIM_RECOVER_WINDOW_S);
+		if (cfg.slow.delay_ms > 0)
+			printf("\nleg %d behind a %g ms delay", cfg.slow.leg,
+			       cfg.slow.delay_ms);
+		else
+			printf("\nleg %d %gx slower", cfg.slow.leg,
+			       cfg.slow.factor);
+		printf(" at %g s: limit %.1f MiB/s; seconds until every "
+		       "later %g s is within 10%% of it:\n", cfg.slow.at_s,
+		       slowed, SIM_RECOVER_WINDOW_S);
 		for (i = 0; i < o->nr_policies; i++) {
 			if (recover[i] < 0)
 				printf("%-14s never\n", o->policies[i]);
@@ -291,6 +309,8 @@ int main(int argc, char **argv)
 			o.bucket = true;
 		} else if (!strcmp(a, "--no-limit")) {
 			o.no_limit = true;
+		} else if (!strcmp(a, "--bins")) {
+			o.bins = true;
 		} else if (!strcmp(a, "--buffered") || !strcmp(a, "--direct")) {
 			continue;
 		} else if (!v || strncmp(a, "--", 2)) {

@@ -66,6 +66,7 @@ static void apply_slowdown(struct sim *s, void *arg)
 	struct leg_model *m = arg;
 
 	m->slow = s->cfg->slow.factor;
+	m->delay = (simtime_t)(s->cfg->slow.delay_ms * 1e6);
 }
 
 static void sim_free(struct sim *s)

@@ -51,6 +51,7 @@ struct leg_req {
 	bool write;
 	simtime_t queued;		/* reached the leg */
 	simtime_t dispatched;		/* got a slot: part_stat counts from here */
+	simtime_t held;			/* held by a delay, counted as tagged */
 	struct sim_bio *bio;
 	struct leg_model *leg;
 	struct leg_req *next;		/* the model's queues, the free list */
@@ -62,6 +63,7 @@ struct leg_model {
 	const struct leg_spec *spec;
 	unsigned int index;
 	double slow;			/* service time multiplier */
+	simtime_t delay;		/* dm-delay in front: each request held */
 	struct rng rng;
 	void (*submit)(struct leg_model *m, struct leg_req *r);
 	void (*destroy)(struct leg_model *m);

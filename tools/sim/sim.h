@@ -78,11 +78,15 @@ struct workload {
 	double ramp_s;		/* fio's ramp_time: not measured */
 };
 
-/* Make leg @leg @factor times slower from @at_s seconds on. */
+/*
+ * Make leg @leg @factor times slower from @at_s seconds on, or put a delay
+ * of @delay_ms in front of it (dm-delay, as the benchmark does).
+ */
 struct slowdown {
 	int leg;		/* < 0: none */
 	double factor;
 	double at_s;
+	double delay_ms;
 };
 
 struct sim_config {
