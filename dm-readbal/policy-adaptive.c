@@ -405,6 +405,13 @@ static u64 ad_lat(const struct ad_leg *l, u64 sectors)
 	return lat > 0 ? lat : 0;
 }
 
+/* What a read of @sectors takes on the idle leg: idle(b) */
+static u64 ad_idle_ns(const struct ad_leg *l, u64 sectors)
+{
+	return READ_ONCE(l->idle) +
+	       ((READ_ONCE(l->idle_rate) * sectors) >> AD_K_SHIFT);
+}
+
 /* The lat(b) line from the idle and serial lines (each below 2^45) */
 static void ad_lat_line(struct ad_leg *l)
 {
@@ -568,6 +575,16 @@ static u64 ad_expect(struct ad_ctx *ctx, struct rb_leg *leg,
 	/* a full queue: the submitter would wait for a tag */
 	if (n >= leg->queue_depth)
 		*saturated = true;
+	/*
+	 * An idle flash leg serves a read as it served the reads that found
+	 * it idle.  The serial line may say slower: it learns only while
+	 * reads queue, and may be from long ago (a token bucket's waits
+	 * under 8 readers), while lat(b), which is never below 0, cannot
+	 * take that back.  At QD1 no read queues, and the line would stay.
+	 */
+	if (!n && leg->nonrot && READ_ONCE(l->cls[AD_IDLE_SMALL].sectors))
+		return backlog + ad_min_u64(serial + lat,
+					    ad_idle_ns(l, sectors));
 	return backlog + serial + lat;
 }
 

@@ -688,6 +688,40 @@ static void test_outlier(void **state)
 	rbt_teardown(&t);
 }
 
+/*
+ * QD1 after 8 readers: the serial lines were learnt under a token bucket's
+ * waits and say 75 and 50 us a sector, nvme the slower; idle, the nvme
+ * serves 4 KiB in 140 us and the ssd in 310 us.  No read queues at QD1, so
+ * only the idle line is ever new, and an idle leg goes by it.
+ */
+static void test_idle_line(void **state)
+{
+	struct ad_leg *l;
+	struct rbt t;
+
+	setup(&t, 2, 0x3);
+	assert_int_equal(knob_set(&t, "probe_ms", "0"), 0);	/* no probes */
+	model(&t, 0, 0, 75 * US, 0);		/* nvme: serial 600 us */
+	model(&t, 1, 0, 50 * US, 0);		/* ssd: serial 400 us */
+	l = aleg(&t, 0);
+	l->idle = 100 * US;
+	l->idle_rate = (5 * US) << AD_K_SHIFT;	/* 140 us for 8 sectors */
+	ad_lat_line(l);
+	l = aleg(&t, 1);
+	l->idle = 230 * US;
+	l->idle_rate = (10 * US) << AD_K_SHIFT;	/* 310 us */
+	ad_lat_line(l);
+	assert_int_equal(sel(&t, 1000, 8, 0x3), 0);
+	/* busy, the queue goes by the serial line still */
+	atomic_set(&t.legs[0].inflight, 1);
+	assert_int_equal(sel(&t, 2000, 8, 0x3), 1);
+	atomic_set(&t.legs[0].inflight, 0);
+	/* without an idle sample the line is all there is */
+	aleg(&t, 0)->cls[AD_IDLE_SMALL].sectors = 0;
+	assert_int_equal(sel(&t, 3000, 8, 0x3), 1);
+	rbt_teardown(&t);
+}
+
 /* An idle leg that completed nothing for probe_ms gets 4 KiB of a read. */
 static void test_probe(void **state)
 {
@@ -905,6 +939,7 @@ int main(void)
 		cmocka_unit_test(test_probe),
 		cmocka_unit_test(test_outlier),
 		cmocka_unit_test(test_pace),
+		cmocka_unit_test(test_idle_line),
 		cmocka_unit_test(test_unmeasured),
 		cmocka_unit_test(test_io_opt),
 		cmocka_unit_test(test_accounting),
