@@ -202,13 +202,14 @@ class Bench:
 
     # ---------------------------------------------------------------- disks
     def make_legs(self, kinds, prefix, mb=LEG_MB):
-        """Creates the legs (null_blk ones of MB MiB); returns
+        """Creates the legs (null_blk ones of MB MiB at plan.LEG_MBPS); returns
         [(name, /dev path, kernel name)]."""
         cmds, names = [], []
         for i, kind in enumerate(kinds):
             name = f"{prefix}{i}"
+            rate = f" mbps={plan.LEG_MBPS[kind]}" if kind in plan.LEG_MBPS else ""
             cmds.append(f"rb_seek_disk {name} >/dev/null" if kind == "hdd-seek"
-                        else f"rb_disk {name} {kind} size={mb} >/dev/null")
+                        else f"rb_disk {name} {kind} size={mb}{rate} >/dev/null")
             names.append(name)
         sh("; ".join(cmds))
         out = []

@@ -57,7 +57,11 @@ static const struct fact facts[] = {
 	{ RANK, "3hdd", "seqread-8job", "md", "pid", 0.02 },
 	{ RANK, "3hdd", "seqread-8job", "roundrobin", "pid", 0.02 },
 	/* measured on slowed null_blk: md reaches the limit with 8 readers */
-	{ FLOOR, "*", "seqread-8job", "md", NULL, 0.95 },
+	{ FLOOR, "3hdd", "seqread-8job", "md", NULL, 0.95 },
+	{ FLOOR, "2hdd+ssd", "seqread-8job", "md", NULL, 0.95 },
+	{ FLOOR, "ssd+nvme", "seqread-8job", "md", NULL, 0.95 },
+	{ FLOOR, "nvme+remote", "seqread-8job", "md", NULL, 0.95 },
+	{ FLOOR, "2ram", "seqread-8job", "md", NULL, 0.95 },
 	/*
 	 * load-aware beats load-blind at depth (not md on 2hdd+ssd: its
 	 * fewest-in-flight sends reads to the hdds, whose 4 tags then make
