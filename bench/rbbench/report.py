@@ -1183,8 +1183,8 @@ class Report:
                  "- Each job file of `fio/` runs on its own too: `fio fio/seqread-64k.fio "
                  "--filename=/dev/mapper/NAME`. The benchmark runs the same files, with its run time, "
                  "a bandwidth log and `thread` added.",
-                 "- Disks: `tests/lib/disks.sh` at half its profiles' bandwidth (null_blk: hdd 12 MB/s "
-                 "2 ms QD4 rotational, ssd 37 MB/s 200 us, nvme 60 MB/s 50 us, remote 20 MB/s 5 ms, ram "
+                 "- Disks: `tests/lib/disks.sh` at about half its profiles' bandwidth (null_blk: hdd 13 MB/s "
+                 "2 ms QD4 rotational, ssd 38 MB/s 200 us, nvme 63 MB/s 50 us, remote 19 MB/s 5 ms, ram "
                  "uncapped; `LEG_MBPS` in bench/rbbench/plan.py: at the profiles' own rates one buffered "
                  "reader was bound by its fio thread's CPU, not by the legs), 1 GiB each (256 MiB "
                  "in the calibration and seed 004): no buffered read wraps around within a run, where "

@@ -19,7 +19,7 @@
 #   ram      0           0 (no cap)    0           64           0 (none)
 #   remote   0           40            5000        32           2 (timer)
 #
-# The benchmark runs these kinds at half the bandwidth (bench/rbbench/plan.py,
+# The benchmark runs these kinds at about half the bandwidth (bench/rbbench/plan.py,
 # LEG_MBPS): one buffered reader is one fio thread, which copies only
 # 80-170 MiB/s in this guest.
 #

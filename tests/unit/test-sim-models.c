@@ -51,9 +51,9 @@ static void test_pipe_qd1(void **state)
 	struct sim_config cfg = cfg_of("2hdd+ssd", "randread-qd1", "guest");
 	struct sim_result r = run(&cfg, NULL, 2);
 
-	assert_near(r.iops, 1e9 / (200e3 + 4096 * 1e9 / (37 * 1048576.0)),
+	assert_near(r.iops, 1e9 / (200e3 + 4096 * 1e9 / (38 * 1048576.0)),
 		    0.01);
-	assert_near(r.p50_us, 306, 0.02);
+	assert_near(r.p50_us, 303, 0.02);
 }
 
 /* Slots bound the reads in flight; the rate caps the transfers. */
@@ -62,18 +62,18 @@ static void test_pipe_slots_and_rate(void **state)
 	struct sim_config cfg = cfg_of("3hdd", "randread-qd32", "guest");
 	struct sim_result r = run(&cfg, NULL, 0);
 
-	/* 4 slots, each busy 2 ms + 4 KiB at 12 MiB/s */
-	assert_near(r.iops, 4 * 1e9 / (2000e3 + 4096 * 1e9 / (12 * 1048576.0)),
+	/* 4 slots, each busy 2 ms + 4 KiB at 13 MiB/s */
+	assert_near(r.iops, 4 * 1e9 / (2000e3 + 4096 * 1e9 / (13 * 1048576.0)),
 		    0.02);
 	cfg = cfg_of("ssd+nvme", "seqread-8job", "guest");
 	r = run(&cfg, NULL, 1);
-	assert_near(r.mibps, 60, 0.01);
+	assert_near(r.mibps, 63, 0.01);
 }
 
 /*
- * rbsim --bucket: null_blk's mbps as its token bucket, 245 KiB every 20 ms
- * at 12 MiB/s, and a request that does not fit waits for the next tick:
- * 96 KiB requests pass 2 a tick (9.4 MiB/s), not a steady 12.
+ * rbsim --bucket: null_blk's mbps as its token bucket, 266 KiB every 20 ms
+ * at 13 MiB/s, and a request that does not fit waits for the next tick:
+ * 96 KiB requests pass 2 a tick (9.4 MiB/s), not a steady 13.
  */
 static void test_pipe_bucket(void **state)
 {
@@ -82,7 +82,7 @@ static void test_pipe_bucket(void **state)
 
 	cfg.wl.bs = 96 * 1024;
 	r = run(&cfg, NULL, 0);
-	assert_near(r.mibps, 12, 0.02);
+	assert_near(r.mibps, 13, 0.02);
 	cfg.legs[0].pipe.tick_ns = 20e6;
 	r = run(&cfg, NULL, 0);
 	assert_near(r.mibps, 2 * 96 / 1024.0 / 0.02, 0.02);
@@ -264,8 +264,8 @@ static void test_limit(void **state)
 
 	assert_int_equal(sim_limit(&cfg, legs, &limit), 0);
 	/* 8 readers' windows through 4 tags: the queue drains a moment */
-	assert_near(legs[0], 12, 0.02);
-	assert_near(legs[2], 37, 0.01);
+	assert_near(legs[0], 13, 0.02);
+	assert_near(legs[2], 38, 0.01);
 	assert_near(limit, legs[0] + legs[1] + legs[2], 1e-9);
 }
 
@@ -278,13 +278,13 @@ static void test_buffered_readahead(void **state)
 	struct sim_config cfg = cfg_of("ssd+nvme", "seqread-1job", "guest");
 	struct sim_result r = run(&cfg, NULL, 1), one;
 
-	assert_near(r.mibps, 60, 0.02);
+	assert_near(r.mibps, 63, 0.02);
 	/* 5 ms away: the windows overlap, one read at a time would not */
 	cfg = cfg_of("nvme+remote", "seqread-1job", "guest");
 	r = run(&cfg, NULL, 1);
 	cfg.wl.ra = 4096;		/* a window of one read */
 	one = run(&cfg, NULL, 1);
-	assert_near(one.mibps, 65536 / (5e-3 + 65536 / (20 * 1048576.0)) /
+	assert_near(one.mibps, 65536 / (5e-3 + 65536 / (19 * 1048576.0)) /
 		    1048576, 0.02);
 	assert_true(r.mibps > 2.5 * one.mibps);
 }
