@@ -19,7 +19,8 @@
  * the moving averages of (sectors, serial time) of small reads (up to 32
  * KiB) and of large ones (its slope at least a quarter of the large reads'
  * own time per sector); reads that went on from their stream's last read
- * on a rotational leg (no seek) have a rate of their own, run_rate.
+ * on a rotational leg (no seek) have a rate of their own, run_rate, while
+ * it is no older than the line's samples (a slowed leg's streams move off).
  * idle(b) is the same line through the service times of reads that found
  * the leg idle (large ones only: proportional, so a small read looks quick
  * until one is measured).  Averages are time-weighted: a sample weighs the
@@ -136,6 +137,7 @@
 #define AD_DIST_SHIFT		4		/* seek distance: 1/16 */
 #define AD_JUMP			4		/* a sample: <= 4x the average */
 #define AD_SLOPE_SHIFT		2		/* rate >= 1/4 of large reads' */
+#define AD_RUN_STALE		2		/* decay_ms: run rate too old */
 #define AD_PACE_SHIFT		1		/* backlog >= half the pace's */
 #define AD_PACE_WINDOW_SHIFT	4		/* pace over decay_ms / 16 */
 #define AD_PACE_SHIFT_W		2		/* a window weighs 1/4 */
@@ -254,7 +256,7 @@ static u64 ad_default_rate(const struct rb_leg *leg)
 	return leg->nonrot ? AD_FLASH_RATE : AD_ROT_RATE;
 }
 
-static void ad_fit(struct ad_leg *l, const struct rb_leg *leg);
+static void ad_fit(struct ad_leg *l, const struct rb_leg *leg, u64 stale);
 
 static int ad_create(struct rb_policy *p)
 {
@@ -277,7 +279,7 @@ static int ad_create(struct rb_policy *p)
 		ctx->knob[i] = ad_default[i];
 	for (i = 0; i < n; i++) {
 		ctx->leg[i].tail = AD_NO_SECTOR;
-		ad_fit(&ctx->leg[i], &p->set->legs[i]);
+		ad_fit(&ctx->leg[i], &p->set->legs[i], 0);
 		/* a leg is not stale before it had a chance to be read */
 		ctx->leg[i].last_finish = now;
 		atomic64_set(&ctx->leg[i].queued, 0);
@@ -426,8 +428,24 @@ static void ad_lat_line(struct ad_leg *l)
  * idle (large ones only: proportional, optimistic for small reads, which
  * then get measured), and the rate of reads that go on from their stream;
  * and how long an idle leg waits for a probe.
+ *
+ * The run rate counts only while its samples are no more than @stale ns
+ * older than the serial line's newest (0: always).  A leg that slows down
+ * loses its streams, so its run class stops learning while the serial
+ * line follows: a stale run rate would call a stream's next read there
+ * quick and keep the stream on a leg ten times slower.
  */
-static void ad_fit(struct ad_leg *l, const struct rb_leg *leg)
+static bool ad_run_stale(const struct ad_leg *l, u64 stale)
+{
+	u64 run = READ_ONCE(l->cls[AD_RUN].stamp);
+	u64 small = READ_ONCE(l->cls[AD_SMALL].stamp);
+	u64 large = READ_ONCE(l->cls[AD_LARGE].stamp);
+	u64 newest = (s64)(large - small) > 0 ? large : small;
+
+	return stale && (s64)(newest - run) > (s64)stale;
+}
+
+static void ad_fit(struct ad_leg *l, const struct rb_leg *leg, u64 stale)
 {
 	u64 rate = ad_default_rate(leg), idle_rate, run_rate = 0;
 
@@ -438,7 +456,8 @@ static void ad_fit(struct ad_leg *l, const struct rb_leg *leg)
 	WRITE_ONCE(l->idle, ad_line(&l->cls[AD_IDLE_SMALL],
 				    &l->cls[AD_IDLE_LARGE], &idle_rate));
 	WRITE_ONCE(l->idle_rate, idle_rate);
-	ad_line(&l->cls[AD_RUN], &l->cls[AD_RUN], &run_rate);
+	if (!ad_run_stale(l, stale))
+		ad_line(&l->cls[AD_RUN], &l->cls[AD_RUN], &run_rate);
 	WRITE_ONCE(l->run_rate, run_rate);
 	ad_lat_line(l);
 	WRITE_ONCE(l->probe_after, AD_PROBE_READS *
@@ -496,7 +515,8 @@ static void ad_learn(struct ad_ctx *ctx, struct ad_leg *l,
 	WRITE_ONCE(c->sectors, ad_ewma(READ_ONCE(c->sectors),
 				       sectors << AD_FIX, w));
 	WRITE_ONCE(c->ns, ad_ewma(READ_ONCE(c->ns), ns << AD_FIX, w));
-	ad_fit(l, leg);
+	ad_fit(l, leg, (u64)ad_knob(ctx, AD_DECAY_MS) * AD_NS_PER_MS *
+		       AD_RUN_STALE);
 }
 
 /*

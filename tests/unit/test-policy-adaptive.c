@@ -218,7 +218,7 @@ static void test_fit(void **state)
 	set_class(&l, AD_SMALL, 8, 100 * US);
 	set_class(&l, AD_LARGE, 256, 1092 * US);
 	set_class(&l, AD_IDLE_SMALL, 8, 400 * US);
-	ad_fit(&l, &leg);
+	ad_fit(&l, &leg, 0);
 	assert_true(l.rate == 4000 << AD_K_SHIFT);
 	assert_true(l.cost == 68 * US);
 	/* idle: small reads only, at the serial rate */
@@ -228,19 +228,19 @@ static void test_fit(void **state)
 	assert_true(ad_lat(&l, 1000) == 300 * US);
 	/* and large idle reads: 2048 sectors in 10.2 ms */
 	set_class(&l, AD_IDLE_LARGE, 2048, 10200 * US);
-	ad_fit(&l, &leg);
+	ad_fit(&l, &leg, 0);
 	assert_true(l.idle_rate == ((9800 * US) << AD_K_SHIFT) / 2040);
 	assert_in_range(ad_lat(&l, 2048), 1900 * US, 2000 * US);
 
 	/* large reads only: all transfer */
 	memset(&l, 0, sizeof(l));
 	set_class(&l, AD_LARGE, 2048, 40 * MS);
-	ad_fit(&l, &leg);
+	ad_fit(&l, &leg, 0);
 	assert_true(l.cost == 0);
 	assert_true(l.rate == (40 * MS << AD_K_SHIFT) / 2048);
 	/* large idle reads only: proportional, a small read looks quick */
 	set_class(&l, AD_IDLE_LARGE, 2048, 42 * MS);
-	ad_fit(&l, &leg);
+	ad_fit(&l, &leg, 0);
 	assert_true(l.idle == 0);
 	assert_in_range(ad_lat(&l, 2048), 2 * MS - 1, 2 * MS);
 	assert_true(ad_lat(&l, 8) < 10 * US);
@@ -248,12 +248,12 @@ static void test_fit(void **state)
 	/* small reads only: the default rate, unless they went faster */
 	memset(&l, 0, sizeof(l));
 	set_class(&l, AD_SMALL, 8, 100 * US);
-	ad_fit(&l, &leg);
+	ad_fit(&l, &leg, 0);
 	assert_true(l.rate == AD_FLASH_RATE);
 	assert_in_range(l.cost, 100 * US - ((AD_FLASH_RATE * 8) >> AD_K_SHIFT)
 			- 1, 100 * US - ((AD_FLASH_RATE * 8) >> AD_K_SHIFT));
 	set_class(&l, AD_SMALL, 8, 1 * US);
-	ad_fit(&l, &leg);
+	ad_fit(&l, &leg, 0);
 	assert_true(l.rate == (1 * US << AD_K_SHIFT) / 8);
 	assert_true(l.cost == 0);
 
@@ -264,18 +264,18 @@ static void test_fit(void **state)
 	memset(&l, 0, sizeof(l));
 	set_class(&l, AD_SMALL, 8, 900 * US);
 	set_class(&l, AD_LARGE, 256, 800 * US);
-	ad_fit(&l, &leg);
+	ad_fit(&l, &leg, 0);
 	assert_true(l.rate == ((800 * US) << AD_K_SHIFT) / 256 / 4);
 	assert_true(l.cost == 900 * US - 8 * 800 * US / 256 / 4);
 
 	/* idle reads quicker than their serial time: no negative lat */
 	set_class(&l, AD_IDLE_SMALL, 8, 10 * US);
-	ad_fit(&l, &leg);
+	ad_fit(&l, &leg, 0);
 	assert_true(ad_lat(&l, 8) == 0);
 
 	/* a stream's own rate */
 	set_class(&l, AD_RUN, 1024, 10 * MS);
-	ad_fit(&l, &leg);
+	ad_fit(&l, &leg, 0);
 	assert_true(l.run_rate == (10 * MS << AD_K_SHIFT) / 1024);
 }
 
@@ -478,6 +478,39 @@ static void test_rotational_stickiness(void **state)
 	start(&t, 0, 512, 256);
 	assert_int_equal(stream_of(&t, 768, 8, 0x3), 0);
 	assert_int_equal(stream_of(&t, 768, 8, 0x3), -1);
+	rbt_teardown(&t);
+}
+
+/*
+ * A rotational leg slows down and its streams move off: its run class
+ * stops learning while the serial line follows.  The stale run rate must
+ * not call a stream's next read there quick (rbsim: one reader on 3hdd
+ * stayed on the slowed leg for a 500 KiB part and stalled for a second).
+ */
+static void test_stale_run(void **state)
+{
+	struct rbt t;
+	struct ad_ctx *ctx;
+	struct ad_leg *l;
+	u64 decay = 100 * MS, now = 10 * 1000 * MS, fast;
+
+	setup(&t, 2, 0);
+	ctx = actx(&t);
+	l = aleg(&t, 0);
+	/* 40 us a sector in a stream, then only serial samples, 10x slower */
+	set_class(l, AD_RUN, 1024, 40 * MS);
+	l->cls[AD_RUN].stamp = now;
+	ad_fit(l, &t.legs[0], 2 * decay);
+	fast = l->run_rate;
+	assert_true(fast == (40 * MS << AD_K_SHIFT) / 1024);
+	ad_learn(ctx, l, &t.legs[0], AD_SMALL, 8, 20 * MS, now + decay);
+	assert_true(l->run_rate == fast);	/* the same time: both count */
+	ad_learn(ctx, l, &t.legs[0], AD_LARGE, 1024, 400 * MS,
+		 now + 3 * decay);
+	assert_true(l->run_rate == 0);		/* serial(b) stands for it */
+	/* a stream read again: its rate counts again */
+	ad_learn(ctx, l, &t.legs[0], AD_RUN, 1024, 400 * MS, now + 4 * decay);
+	assert_true(l->run_rate != 0);
 	rbt_teardown(&t);
 }
 
@@ -932,6 +965,7 @@ int main(void)
 		cmocka_unit_test(test_saturation),
 		cmocka_unit_test(test_stream_lowest_e),
 		cmocka_unit_test(test_rotational_stickiness),
+		cmocka_unit_test(test_stale_run),
 		cmocka_unit_test(test_seek_distance),
 		cmocka_unit_test(test_chunk),
 		cmocka_unit_test(test_nearest_saturated),
