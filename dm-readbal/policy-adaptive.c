@@ -423,17 +423,11 @@ static void ad_lat_line(struct ad_leg *l)
 }
 
 /*
- * serial(b) = cost + b * rate through the serial times of small and large
- * reads, idle(b) through the service times of reads that found the leg
- * idle (large ones only: proportional, optimistic for small reads, which
- * then get measured), and the rate of reads that go on from their stream;
- * and how long an idle leg waits for a probe.
- *
- * The run rate counts only while its samples are no more than @stale ns
- * older than the serial line's newest (0: always).  A leg that slows down
- * loses its streams, so its run class stops learning while the serial
- * line follows: a stale run rate would call a stream's next read there
- * quick and keep the stream on a leg ten times slower.
+ * Is the run rate's last sample more than @stale ns (0: never) older than
+ * the serial line's newest?  A leg that slows down loses its streams, so
+ * its run class stops learning while the serial line follows: a stale run
+ * rate would call a stream's next read there quick and keep the stream on
+ * a leg ten times slower.
  */
 static bool ad_run_stale(const struct ad_leg *l, u64 stale)
 {
@@ -445,6 +439,14 @@ static bool ad_run_stale(const struct ad_leg *l, u64 stale)
 	return stale && (s64)(newest - run) > (s64)stale;
 }
 
+/*
+ * serial(b) = cost + b * rate through the serial times of small and large
+ * reads, idle(b) through the service times of reads that found the leg
+ * idle (large ones only: proportional, optimistic for small reads, which
+ * then get measured), and the rate of reads that go on from their stream
+ * unless it is stale (@stale, ad_run_stale()); and how long an idle leg
+ * waits for a probe.
+ */
 static void ad_fit(struct ad_leg *l, const struct rb_leg *leg, u64 stale)
 {
 	u64 rate = ad_default_rate(leg), idle_rate, run_rate = 0;
