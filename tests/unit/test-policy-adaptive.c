@@ -492,10 +492,11 @@ static void test_stale_run(void **state)
 	struct rbt t;
 	struct ad_ctx *ctx;
 	struct ad_leg *l;
-	u64 decay = 100 * MS, now = 10 * 1000 * MS, fast;
+	u64 decay, now = 10 * 1000 * MS, fast;
 
 	setup(&t, 2, 0);
 	ctx = actx(&t);
+	decay = (u64)ad_knob(ctx, AD_DECAY_MS) * MS;
 	l = aleg(&t, 0);
 	/* 40 us a sector in a stream, then only serial samples, 10x slower */
 	set_class(l, AD_RUN, 1024, 40 * MS);
