@@ -78,8 +78,11 @@
  *    most up to the leg's next chunk boundary (rot_chunk_kb on rotational
  *    legs, flash_chunk_kb on others, aligned to the mirror), and at most
  *    what its queue takes without the submitter waiting for a tag
- *    (nr_requests requests of max_sectors, less what is in flight there):
- *    while the submitter waits on one leg the others would run dry.  A
+ *    (nr_requests requests of max_sectors, less what is in flight there)
+ *    if another leg would run dry while the submitter waits, and for the
+ *    rest of a split read.  With every leg deep in work (many readers)
+ *    the wait costs nothing, and a read cut to fit would only spread a
+ *    reader's window over busy legs, each part waiting its turn.  A
  *    rotational leg keeps a whole read while no other leg would sit idle,
  *    and a stream on it keeps its leg.  The rest of a split read is no
  *    stream going on.  chunk() leaves its choice in per-CPU words for the
@@ -898,6 +901,36 @@ static u64 ad_share(struct ad_ctx *ctx, struct rb_set *set,
 	return ((t - b[k]) * sp[k]) >> 20;
 }
 
+/*
+ * Would another eligible leg run dry while the submitter of @n sectors to
+ * @k waits for @k's tags: does it have less work than @k takes to serve
+ * the requests beyond its room?
+ */
+static bool ad_others_dry(struct ad_ctx *ctx, struct rb_set *set,
+			  const struct rb_io *io, unsigned int k, u64 n)
+{
+	struct rb_leg *leg = &set->legs[k];
+	struct ad_leg *l = &ctx->leg[k];
+	u64 max = leg->max_sectors ?: AD_MAX_SECTORS, room = ad_room(ctx, leg);
+	u64 wait = READ_ONCE(l->cost) +
+		   ((READ_ONCE(l->rate) * max) >> AD_K_SHIFT);
+	unsigned int i;
+	bool saturated;
+
+	if (n <= room)
+		return false;
+	wait = ad_max_u64(wait, READ_ONCE(l->per_read)) *
+	       div_u64(n - room + max - 1, (u32)max);
+	for (i = 0; i < set->nr_legs; i++) {
+		if (i == k || !rb_leg_eligible(io, i))
+			continue;
+		if (ad_expect(ctx, &set->legs[i], io, 0, false, &saturated) <
+		    wait)
+			return true;
+	}
+	return false;
+}
+
 static unsigned int ad_chunk(struct rb_policy *p, const struct rb_io *io)
 {
 	struct ad_ctx *ctx = p->context;
@@ -935,8 +968,14 @@ static unsigned int ad_chunk(struct rb_policy *p, const struct rb_io *io)
 		n = ad_min_u64(n, share > AD_SMALL_SECTORS ? share :
 						      AD_SMALL_SECTORS);
 	}
-	/* what it takes without making the submitter wait for a tag */
-	if (n > l->max_sectors)
+	/*
+	 * What its queue takes, if the submitter would wait for a tag while
+	 * another leg runs dry, or would wait on each leg in turn with the
+	 * parts of one window.
+	 */
+	if (n > l->max_sectors &&
+	    (this_cpu_read(*ctx->rest) == io->sector + 1 ||
+	     ad_others_dry(ctx, set, io, leg, n)))
 		n = ad_min_u64(n, ad_room(ctx, l));
 	/* a part ends on a 4 KiB boundary: legs may have 4 KiB blocks */
 	if (n < io->sectors) {

@@ -589,17 +589,41 @@ static void test_chunk(void **state)
 	assert_true(part >= MIB - 16 && part <= MIB);
 	assert_int_equal(route(&t, part, 4 * MIB - part, 0x3, &part), 1);
 	assert_true(part >= 3 * MIB - 64 && part <= 3 * MIB + 16);
-	/* a leg whose queue holds 4 x 127 KiB takes no more at once */
+	/*
+	 * A leg whose queue holds 4 x 127 KiB, idle, starts first; leg 0
+	 * still has its quarter to do, 0.7 ms, longer than the submitter
+	 * would wait for leg 1's tags (27 requests of 25 us): leg 1 takes
+	 * its whole share, as no leg runs dry meanwhile.
+	 */
 	t.legs[1].queue_depth = 4;
 	t.legs[1].max_sectors = 254;
 	atomic64_set(&aleg(&t, 1)->queued, 0);
 	inflight(&t, 1, 0);
-	/* (leg 0 still has its quarter to do: leg 1 starts first) */
 	assert_int_equal(route(&t, 8 * MIB, 4 * MIB, 0x3, &part), 1);
+	assert_true(part > 7 * MIB / 2);
+	/*
+	 * ... but the rest of a split read no more than its queue takes: a
+	 * reader's window already spread over legs would otherwise wait
+	 * for a submitter stuck on each leg in turn.  (As if that rest were
+	 * 4 MiB and leg 1 idle again.)
+	 */
+	atomic64_set(&aleg(&t, 1)->queued, 0);
+	inflight(&t, 1, 0);
+	assert_int_equal(route(&t, 8 * MIB + part, 4 * MIB, 0x3, &part), 1);
 	assert_int_equal(part, 4 * 254);
 	/* and one request when it is full */
 	atomic64_set(&aleg(&t, 1)->queued, 4 * 254);
 	assert_int_equal(ad_room(actx(&t), &t.legs[1]), 254);
+	/*
+	 * Leg 0 nearly done (32 KiB, 0.1 ms): it would run dry while the
+	 * submitter waits on leg 1, so leg 1 takes what its queue holds.
+	 */
+	atomic64_set(&aleg(&t, 0)->queued, 64);
+	inflight(&t, 0, 1);
+	atomic64_set(&aleg(&t, 1)->queued, 0);
+	inflight(&t, 1, 0);
+	assert_int_equal(route(&t, 16 * MIB, 4 * MIB, 0x3, &part), 1);
+	assert_int_equal(part, 4 * 254);
 	rbt_teardown(&t);
 
 	/* rotational: 1 MiB pieces while another leg is idle ... */
