@@ -411,7 +411,6 @@ class Bench:
         paths = [p for _, p, _ in legs]
         knames = [k for _, _, k in legs]
         tmpl = self.templates(workloads)
-        rt = {"runtime": str(runtime)}
         base = {"profile": pname, "kinds": kinds, "legs": knames, "fastest": fast, "section": "matrix"}
         peers = self.conf.get("peers", self.mode.get("peers", plan.PEERS))
         for phase in (1, 2) if "md" in peers else (1,):
@@ -436,12 +435,20 @@ class Bench:
                     if kind == "write" and cfg.startswith("rb:") and cfg != tops[0][0]:
                         continue
                     confs.append((cfg, k))
-                for cfg, k in confs:
-                    tag = f"{pname}.{w}.{cfg.replace(':', '-')}.p{phase}"
-                    # the legs alone one after the other: run together, legs
-                    # that cost guest CPU (nbd) would slow the others down
-                    jobs.append(self.job(tag, t, f"/dev/{k}", rt))
-                    meta[tag] = dict(base, workload=w, config=cfg, phase=phase, top=k, io=kind)
+                # noisy workloads: interleaved rounds, the report takes
+                # each configuration's median (the host drifts over a round)
+                rounds = self.conf.get("rounds", self.mode.get("rounds", {})).get(w, 1)
+                # and longer runs for bursty ones
+                rt = {"runtime": str(self.conf.get("runtimes", self.mode.get("runtimes", {})).get(w, runtime))}
+                for r in range(rounds):
+                    for cfg, k in confs:
+                        tag = f"{pname}.{w}.{cfg.replace(':', '-')}.p{phase}"
+                        if rounds > 1:
+                            tag += f".r{r}"
+                        # the legs alone one after the other: run together, legs
+                        # that cost guest CPU (nbd) would slow the others down
+                        jobs.append(self.job(tag, t, f"/dev/{k}", rt))
+                        meta[tag] = dict(base, workload=w, config=cfg, phase=phase, top=k, io=kind, round=r)
             self.run_fio(f"{pname}-p{phase}", jobs, meta)
 
     # ----------------------------------------------------------- calibration

@@ -81,6 +81,16 @@ def order_configs(configs, policies):
 
 
 # ------------------------------------------------------------------- matrix
+def median_run(runs, unit):
+    """Of one configuration's rounds, the run of median value (the lower
+    of the two middle ones), so its shares and latencies come with it;
+    rounds not measured count below every measured one."""
+    if len(runs) == 1:
+        return runs[0]
+    ranked = sorted(runs, key=lambda r: results.value(r, unit) if results.value(r, unit) is not None else -1)
+    return ranked[(len(ranked) - 1) // 2]
+
+
 class Matrix:
     """The profile x workload x configuration runs with their limits."""
 
@@ -88,6 +98,8 @@ class Matrix:
         self.res = res
         self.policies = res.meta.get("policies") or []
         self.runs = {}
+        # key -> every round's run; noisy workloads run in rounds
+        self.rounds = {}
         self.profiles, self.workloads = [], []
         for r in res.runs:
             if r.get("section") != "matrix":
@@ -96,11 +108,13 @@ class Matrix:
             # legs alone run in both phases: phase 2's (md's limit) as leg:N@2
             if c.startswith("leg:") and r.get("phase") == 2:
                 c += "@2"
-            self.runs[(r["profile"], r["workload"], c)] = r
+            self.rounds.setdefault((r["profile"], r["workload"], c), []).append(r)
             if r["profile"] not in self.profiles:
                 self.profiles.append(r["profile"])
             if r["workload"] not in self.workloads:
                 self.workloads.append(r["workload"])
+        for key, rs in self.rounds.items():
+            self.runs[key] = median_run(rs, unit_of(key[1]))
         self.workloads.sort(key=lambda w: list(plan.WORKLOADS).index(w) if w in plan.WORKLOADS else 99)
         # Each phase measures the legs alone; a run the host disturbed only
         # reads low, so the limit takes each leg's better run of the two.
@@ -220,6 +234,28 @@ class Report:
         return ", measured after a ramp (fio `ramp_time`): " + "; ".join(
             f"{s:g} s for {', '.join(sorted(ws))}" for s, ws in sorted(by.items()))
 
+    def runtimes_note(self):
+        """" (W: N s)" for workloads whose runs are longer than the
+        header's run time."""
+        rt = self.res.meta.get("runtime")
+        by = {}
+        for r in self.res.runs:
+            if r.get("section") == "matrix" and r.get("duration_s") is not None:
+                by.setdefault(r["workload"], set()).add(r["duration_s"] - (r.get("ramp_s") or 0))
+        longer = {w: max(d) for w, d in by.items() if rt is not None and max(d) > float(rt) + 1e-6}
+        if not longer:
+            return ""
+        return " (" + ", ".join(f"{w}: {d:g} s" for w, d in sorted(longer.items())) + ")"
+
+    def rounds_note(self):
+        """", W: median of N interleaved rounds" for workloads run in
+        rounds."""
+        by = {}
+        for (_, w, _), rs in self.m.rounds.items():
+            if len(rs) > 1:
+                by[w] = max(by.get(w, 0), len(rs))
+        return "".join(f"; {w}: the median of {n} interleaved rounds" for w, n in sorted(by.items()))
+
     def header(self):
         meta, conf = self.res.meta, self.res.conf
         host = meta.get("host") or conf.get("host") or {}
@@ -238,7 +274,9 @@ class Report:
             ("host load", "during the run (bench/run samples it every 5 s): "
                           + hostload.describe(self.res.hostload)),
             ("fio", meta.get("fio", "?")),
-            ("runs", f"{meta.get('runtime', '?')} s each, time-based{self.ramps()}; mode {meta.get('mode', '?')}; "
+            ("runs", f"{meta.get('runtime', '?')} s each{self.runtimes_note()}, time-based{self.ramps()}"
+                     f"{self.rounds_note()}; "
+                     f"mode {meta.get('mode', '?')}; "
                      f"guest ran {num(meta.get('guest_seconds'))} s; status: {meta.get('status', 'unfinished')}"),
             ("policies", " ".join(meta.get("policies") or []) or "?"),
             ("seek emulator", f"tools/nbdkit-seek with `{meta.get('seek_args') or 'defaults'}`"),
@@ -1169,7 +1207,7 @@ class Report:
     # -------------------------------------------------------------- how to
     def howto(self):
         self.out("## How it runs", "",
-                 "- `make bench` = `bench/run --full` (under 40 minutes): boots the test guest once "
+                 "- `make bench` = `bench/run --full` (under 50 minutes): boots the test guest once "
                  "(`tests/vm/run`), runs `bench/guest/driver.py` there and writes this file and "
                  "`docs/plots/`. `make bench-quick` = `bench/run --quick` (under 5 minutes, two "
                  "profiles, the report in the results dir); `bench/run --calibrate` measures the disks "
@@ -1198,7 +1236,11 @@ class Report:
                  "not depend on the read policy: write-only workloads run one readbal device.",
                  "- One fio process per phase of an array, jobs as threads one after the other (an exec "
                  "costs seconds under TCG); a sampler thread reads /proc/stat and the disks' stat files "
-                 "every 100 ms and fio's bandwidth logs place each job in time.", "")
+                 "every 100 ms and fio's bandwidth logs place each job in time.",
+                 "- Workloads that move by more than the differences between policies (4 KiB QD32: 15 to "
+                 "20% between identical 1 s runs) run in interleaved rounds, every configuration once a "
+                 "round (`rounds` in bench/rbbench/plan.py; header); each configuration's row is its median "
+                 "run, so the host's drift over a round reaches every configuration alike.", "")
         self.out("## Caveats", "",
                  "- The guest runs under TCG on a 2-core host that other QEMU guests share: absolute "
                  "numbers move by factors between runs, shares within a phase much less. Runs are "

@@ -163,6 +163,36 @@ class Captured(unittest.TestCase):
         self.assertEqual(m.phase_limits[("2ssd", "seqread-1job", 2)], 150)
         self.assertEqual(m.limits[("2ssd", "seqread-1job", 1)], 190)
 
+    def test_rounds_take_the_median_run(self):
+        res = results.Results(DATA)
+        res.meta = dict(res.meta, runtime=1)
+
+        def run(cfg, r, iops, runtime=1):
+            return {"section": "matrix", "profile": "2ssd", "workload": "randread-qd32", "config": cfg,
+                    "phase": 1, "io": "read", "round": r, "duration_s": runtime, "ramp_s": 0,
+                    "leg_share": [r, 100 - r],
+                    "m": {"mib_s": iops / 256, "iops": iops, "read": {"bw_kib": iops * 4, "iops": iops},
+                          "write": {"bw_kib": 0, "iops": 0}}}
+        res.runs = [run("leg:0", 0, 900), run("leg:1", 0, 100), run("rb:pid", 0, 500),
+                    run("leg:0", 1, 1000), run("leg:1", 1, 100), run("rb:pid", 1, 700),
+                    run("leg:0", 2, 1100), run("leg:1", 2, 100), run("rb:pid", 2, 600)]
+        m = report.Matrix(res)
+        self.assertEqual(len(m.rounds[("2ssd", "randread-qd32", "rb:pid")]), 3)
+        # the median run, whole: its shares come with it
+        self.assertEqual(m.value("2ssd", "randread-qd32", "rb:pid"), 600)
+        self.assertEqual(m.get("2ssd", "randread-qd32", "rb:pid")["leg_share"], [2, 98])
+        self.assertEqual(m.limits[("2ssd", "randread-qd32", 1)], 1100)
+        # of two, the lower; an unmeasured round counts lowest
+        self.assertEqual(report.median_run(res.runs[2:3] + res.runs[5:6], "IOPS")["round"], 0)
+        self.assertEqual(report.median_run([dict(res.runs[2], m=None), res.runs[5], res.runs[8]],
+                                           "IOPS")["round"], 2)
+        rep = report.Report(res, "/nonexistent", "/nonexistent.md")
+        self.assertEqual(rep.rounds_note(), "; randread-qd32: the median of 3 interleaved rounds")
+        self.assertEqual(rep.runtimes_note(), "")
+        res.runs.append(run("rb:hst", 0, 650, runtime=3))
+        self.assertEqual(report.Report(res, "/nonexistent", "/nonexistent.md").runtimes_note(),
+                         " (randread-qd32: 3 s)")
+
     def test_shares_use_their_phase(self):
         md = self.m.get(PROFILE, "randrw-70", "md")
         self.assertEqual(md["phase"], 2)
