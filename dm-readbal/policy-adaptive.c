@@ -911,12 +911,15 @@ static bool ad_others_dry(struct ad_ctx *ctx, struct rb_set *set,
 {
 	struct rb_leg *leg = &set->legs[k];
 	struct ad_leg *l = &ctx->leg[k];
-	u64 max = leg->max_sectors ?: AD_MAX_SECTORS, room = ad_room(ctx, leg);
+	u64 max = ad_min_u64(leg->max_sectors ?: AD_MAX_SECTORS, AD_MAX_SECTORS);
+	u64 room = ad_room(ctx, leg);
 	u64 wait = READ_ONCE(l->cost) +
 		   ((READ_ONCE(l->rate) * max) >> AD_K_SHIFT);
 	unsigned int i;
 	bool saturated;
 
+	/* requests x their time: below 2^22 x 2^36 ns and so on */
+	n = ad_min_u64(n, AD_MAX_SECTORS);
 	if (n <= room)
 		return false;
 	wait = ad_max_u64(wait, READ_ONCE(l->per_read)) *
