@@ -57,10 +57,10 @@ IOPS_WORKLOADS = ("randread-qd1", "randread-qd32", "randrw-70")
 
 MODES = {
     # make bench: every profile and workload, seeds 003 and 004, the CPU
-    # overhead rounds, the slowdown: about 45 minutes on a quiet host with
-    # the QD32 rounds and 3 s runs of 8 readers (2184 s before them, with
-    # lvm2's part); what the 50-minute budget leaves out is reported as
-    # skipped.
+    # overhead rounds, the slowdown: about 47 minutes on a quiet host with
+    # the QD32 rounds and 3 s runs of 8 readers (measured: 2826 s with
+    # lvm2's part, 2184 s before them); what the 50-minute budget leaves
+    # out is reported as skipped.
     "full": {
         "profiles": list(PROFILES),
         "workloads": list(WORKLOADS),
