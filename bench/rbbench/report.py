@@ -1207,7 +1207,7 @@ class Report:
     # -------------------------------------------------------------- how to
     def howto(self):
         self.out("## How it runs", "",
-                 "- `make bench` = `bench/run --full` (under 50 minutes): boots the test guest once "
+                 "- `make bench` = `bench/run --full` (under 1 hour): boots the test guest once "
                  "(`tests/vm/run`), runs `bench/guest/driver.py` there and writes this file and "
                  "`docs/plots/`. `make bench-quick` = `bench/run --quick` (under 5 minutes, two "
                  "profiles, the report in the results dir); `bench/run --calibrate` measures the disks "
@@ -1238,7 +1238,7 @@ class Report:
                  "costs seconds under TCG); a sampler thread reads /proc/stat and the disks' stat files "
                  "every 100 ms and fio's bandwidth logs place each job in time.",
                  "- Workloads that move by more than the differences between policies (4 KiB QD32: 15 to "
-                 "20% between identical 1 s runs) run in interleaved rounds, every configuration once a "
+                 "20% between identical 1 s runs; QD1 as much between benchmarks) run in interleaved rounds, every configuration once a "
                  "round (`rounds` in bench/rbbench/plan.py; header); each configuration's row is its median "
                  "run, so the host's drift over a round reaches every configuration alike.", "")
         self.out("## Caveats", "",
