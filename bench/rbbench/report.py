@@ -85,10 +85,10 @@ def median_run(runs, unit):
     """Of one configuration's rounds, the run of median value (the lower
     of the two middle ones), so its shares and latencies come with it;
     rounds not measured count below every measured one."""
-    if len(runs) == 1:
-        return runs[0]
-    ranked = sorted(runs, key=lambda r: results.value(r, unit) if results.value(r, unit) is not None else -1)
-    return ranked[(len(ranked) - 1) // 2]
+    def v(r):
+        x = results.value(r, unit)
+        return -1 if x is None else x
+    return sorted(runs, key=v)[(len(runs) - 1) // 2]
 
 
 class Matrix:
@@ -1238,9 +1238,10 @@ class Report:
                  "costs seconds under TCG); a sampler thread reads /proc/stat and the disks' stat files "
                  "every 100 ms and fio's bandwidth logs place each job in time.",
                  "- Workloads that move by more than the differences between policies (4 KiB QD32: 15 to "
-                 "20% between identical 1 s runs; QD1 as much between benchmarks) run in interleaved rounds, every configuration once a "
-                 "round (`rounds` in bench/rbbench/plan.py; header); each configuration's row is its median "
-                 "run, so the host's drift over a round reaches every configuration alike.", "")
+                 "20% between identical 1 s runs; QD1 as much between benchmarks) run in interleaved "
+                 "rounds, every configuration once a round (`rounds` in bench/rbbench/plan.py; header); "
+                 "each configuration's row is its median run, so the host's drift over a round reaches "
+                 "every configuration alike.", "")
         self.out("## Caveats", "",
                  "- The guest runs under TCG on a 2-core host that other QEMU guests share: absolute "
                  "numbers move by factors between runs, shares within a phase much less. Runs are "

@@ -186,7 +186,6 @@ static int config(struct sim_config *cfg, const char *profile,
 		  const char *workload, bool bucket)
 {
 	char err[256];
-	unsigned int i;
 
 	if (sim_config_init(cfg, profile, workload, "guest", false, err,
 			    sizeof(err))) {
@@ -195,9 +194,8 @@ static int config(struct sim_config *cfg, const char *profile,
 	}
 	cfg->seconds = GATE_SECONDS;
 	cfg->seed = GATE_SEED;
-	for (i = 0; bucket && i < cfg->nr_legs; i++)
-		if (cfg->legs[i].kind == LEG_PIPE)
-			cfg->legs[i].pipe.tick_ns = 20e6;	/* as rbsim */
+	if (bucket)
+		sim_config_bucket(cfg);
 	return 0;
 }
 

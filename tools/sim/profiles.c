@@ -179,6 +179,16 @@ static int parse_profile(struct sim_config *cfg, const char *profile,
 	return 0;
 }
 
+void sim_config_bucket(struct sim_config *cfg)
+{
+	unsigned int i;
+
+	for (i = 0; i < cfg->nr_legs; i++)
+		if (cfg->legs[i].kind == LEG_PIPE &&
+		    !strcmp(cfg->scale, "guest"))
+			cfg->legs[i].pipe.tick_ns = 20e6;	/* TICKS_PER_SEC 50 */
+}
+
 int sim_config_init(struct sim_config *cfg, const char *profile,
 		    const char *workload, const char *scale, bool seek,
 		    char *err, size_t errlen)

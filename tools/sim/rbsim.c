@@ -241,10 +241,8 @@ static void run_one(const struct opts *o, const char *profile,
 			    sizeof(err)))
 		die(err, NULL);
 	apply(&cfg, o->argc, o->argv);
-	for (i = 0; o->bucket && i < cfg.nr_legs; i++)
-		if (cfg.legs[i].kind == LEG_PIPE &&
-		    !strcmp(cfg.scale, "guest"))
-			cfg.legs[i].pipe.tick_ns = 20e6;	/* TICKS_PER_SEC 50 */
+	if (o->bucket)
+		sim_config_bucket(&cfg);
 	if (!o->no_limit && sim_limit(&cfg, leg_mibps, &limit))
 		die("legs-alone run failed", NULL);
 	if (!o->csv || !header_done)

@@ -123,6 +123,11 @@ struct sim_result {
 int sim_config_init(struct sim_config *cfg, const char *profile,
 		    const char *workload, const char *scale, bool seek,
 		    char *err, size_t errlen);
+/*
+ * Guest-scale pipe legs throttle as null_blk's mbps does: a token bucket
+ * set every 20 ms (rbsim --bucket)
+ */
+void sim_config_bucket(struct sim_config *cfg);
 const char *sim_profile_name(unsigned int i);	/* NULL past the last */
 const char *sim_workload_name(unsigned int i);
 void sim_workload_describe(const struct workload *wl, char *buf, size_t len);
