@@ -689,6 +689,12 @@ static int ad_stream(struct ad_ctx *ctx, const struct rb_io *io)
 	return -1;
 }
 
+/* Is @io the rest of a read chunk() split on this CPU? */
+static bool ad_is_rest(struct ad_ctx *ctx, const struct rb_io *io)
+{
+	return this_cpu_read(*ctx->rest) == io->sector + 1;
+}
+
 /* Is an eligible leg idle? */
 static bool ad_any_idle(struct rb_set *set, const struct rb_io *io)
 {
@@ -750,7 +756,7 @@ static unsigned int ad_choose(struct ad_ctx *ctx, struct rb_set *set,
 	 * The rest of a read chunk() split is no stream going on: its
 	 * first part's tail is, but that is the same read, and a large one.
 	 */
-	if (split && this_cpu_read(*ctx->rest) == io->sector + 1) {
+	if (split && ad_is_rest(ctx, io)) {
 		cont = -1;
 		seq = true;
 	}
@@ -904,15 +910,15 @@ static u64 ad_share(struct ad_ctx *ctx, struct rb_set *set,
 /*
  * Would another eligible leg run dry while the submitter of @n sectors to
  * @k waits for @k's tags: does it have less work than @k takes to serve
- * the requests beyond its room?
+ * the requests beyond its @room (ad_room())?
  */
 static bool ad_others_dry(struct ad_ctx *ctx, struct rb_set *set,
-			  const struct rb_io *io, unsigned int k, u64 n)
+			  const struct rb_io *io, unsigned int k, u64 n,
+			  u64 room)
 {
 	struct rb_leg *leg = &set->legs[k];
 	struct ad_leg *l = &ctx->leg[k];
 	u64 max = ad_min_u64(leg->max_sectors ?: AD_MAX_SECTORS, AD_MAX_SECTORS);
-	u64 room = ad_room(ctx, leg);
 	u64 wait = READ_ONCE(l->cost) +
 		   ((READ_ONCE(l->rate) * max) >> AD_K_SHIFT);
 	unsigned int i;
@@ -942,7 +948,7 @@ static unsigned int ad_chunk(struct rb_policy *p, const struct rb_io *io)
 	unsigned int leg;
 	sector_t end;
 	bool spare;
-	u64 n, share;
+	u64 n, share, room;
 	int cont;
 
 	leg = ad_choose(ctx, set, io, true, &n, &spare, &cont);
@@ -976,10 +982,12 @@ static unsigned int ad_chunk(struct rb_policy *p, const struct rb_io *io)
 	 * another leg runs dry, or would wait on each leg in turn with the
 	 * parts of one window.
 	 */
-	if (n > l->max_sectors &&
-	    (this_cpu_read(*ctx->rest) == io->sector + 1 ||
-	     ad_others_dry(ctx, set, io, leg, n)))
-		n = ad_min_u64(n, ad_room(ctx, l));
+	if (n > l->max_sectors) {
+		room = ad_room(ctx, l);
+		if (n > room && (ad_is_rest(ctx, io) ||
+				 ad_others_dry(ctx, set, io, leg, n, room)))
+			n = room;
+	}
 	/* a part ends on a 4 KiB boundary: legs may have 4 KiB blocks */
 	if (n < io->sectors) {
 		end = (io->sector + n) & ~(sector_t)7;
