@@ -66,7 +66,11 @@
  *    to the lowest E of a leg whose queue is not full, else to the lowest
  *    E: a fast leg takes reads until it is saturated and only then does a
  *    slow one add its throughput (queue depth 32); at queue depth 1 they
- *    all go to the fastest leg.
+ *    all go to the fastest leg.  A rotational leg busy with such a read 16
+ *    times as long as the quickest flash leg (seeks: an hdd beside an
+ *    ssd) has no room: it would add 1/16 of the reads at most, each
+ *    holding one of the submitter's slots for a seek, and a fast leg's
+ *    saturation is inferred (a submitter short of CPU sends in bursts).
  *  - Probes: an idle leg that completed nothing for probe_ms, or for 128
  *    times its own 4 KiB read time if that is sooner, gets the next read
  *    (4 KiB of it), so that a leg that was slow is measured again.
@@ -137,6 +141,7 @@
 #define AD_UNKNOWN		4611686018427387904ULL	/* 2^62: not measured */
 #define AD_FULL			2305843009213693952ULL	/* 2^61: queue full */
 #define AD_STICK_SHIFT		2		/* moving: 1/4 sooner */
+#define AD_WORTH_SHIFT		4		/* 16x the quickest: no room */
 #define AD_DIST_SHIFT		4		/* seek distance: 1/16 */
 #define AD_JUMP			4		/* a sample: <= 4x the average */
 #define AD_SLOPE_SHIFT		2		/* rate >= 1/4 of large reads' */
@@ -729,6 +734,43 @@ static unsigned int ad_nearest(struct ad_ctx *ctx, struct rb_set *set,
 }
 
 /*
+ * How long @l is busy with a read of @sectors: its serial line, or its
+ * idle line if that says less (the serial line learns only while reads
+ * queue there, and may be old); @worst: or its pace if that says more,
+ * else its pace if less.
+ */
+static u64 ad_busy(const struct ad_leg *l, u64 sectors, bool worst)
+{
+	u64 line = ad_min_u64(READ_ONCE(l->cost) +
+			      ((READ_ONCE(l->rate) * sectors) >> AD_K_SHIFT),
+			      ad_idle_ns(l, sectors));
+	u64 pace = READ_ONCE(l->per_read);
+
+	if (!pace)		/* not kept busy yet */
+		return line;
+	return worst ? ad_max_u64(line, pace) : ad_min_u64(line, pace);
+}
+
+/*
+ * The longest a rotational leg may be busy with a small random read of @io
+ * and still have room for it: AD_WORTH_SHIFT times the quickest measured
+ * flash leg's time at its worst (none: no bound).
+ */
+static u64 ad_worth(struct ad_ctx *ctx, struct rb_set *set,
+		    const struct rb_io *io)
+{
+	u64 quick = AD_MAX_NS;
+	unsigned int i;
+
+	for (i = 0; i < set->nr_legs; i++)
+		if (rb_leg_eligible(io, i) && set->legs[i].nonrot &&
+		    ad_measured(&ctx->leg[i]))
+			quick = ad_min_u64(quick, ad_busy(&ctx->leg[i],
+							  io->sectors, true));
+	return quick << AD_WORTH_SHIFT;
+}
+
+/*
  * The leg for @io, and in *sectors how much of it that leg takes: all of
  * it, or (@split) up to the leg's chunk boundary; *spare: another leg
  * would sit idle.
@@ -740,7 +782,7 @@ static unsigned int ad_choose(struct ad_ctx *ctx, struct rb_set *set,
 	unsigned int i, best = rb_first_leg(io->eligible);
 	bool seq, saturated, room, best_room = false;
 	u64 e, n, best_e = U64_MAX, best_n = io->sectors, stick_e = 0;
-	u64 stick_n = 0;
+	u64 stick_n = 0, worth;
 	int cont, probe = ad_probe(ctx, set, io, io->start_ns);
 
 	if (probe >= 0) {
@@ -762,6 +804,7 @@ static unsigned int ad_choose(struct ad_ctx *ctx, struct rb_set *set,
 	}
 	*stream = cont;
 	*spare = false;
+	worth = seq ? 0 : ad_worth(ctx, set, io);
 	for (i = best; i < set->nr_legs; i++) {
 		struct rb_leg *leg = &set->legs[i];
 
@@ -781,7 +824,10 @@ static unsigned int ad_choose(struct ad_ctx *ctx, struct rb_set *set,
 		} else if (!saturated) {
 			*spare = true;
 		}
-		room = !seq && !saturated;
+		/* a disk 16 times slower than the quickest flash: no room */
+		room = !seq && !saturated &&
+		       (leg->nonrot || !ad_measured(&ctx->leg[i]) ||
+			ad_busy(&ctx->leg[i], n, false) <= worth);
 		if ((room && !best_room) || (room == best_room && e < best_e)) {
 			best = i;
 			best_e = e;

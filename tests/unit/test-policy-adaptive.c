@@ -438,6 +438,38 @@ static void test_saturation(void **state)
 	rbt_teardown(&t);
 }
 
+/*
+ * A disk 16 times slower than the quickest flash leg has no room for a
+ * small random read: it would add at most 1/16 of the reads and hold a
+ * queue slot for all its time.  It still gets one where that read is done
+ * first.
+ */
+static void test_worth(void **state)
+{
+	struct rbt t;
+	unsigned int i;
+
+	setup(&t, 3, 0x4);
+	model(&t, 0, 8 * MS, 40 * US, 0);	/* hdd-seek: 8.3 ms a 4k read */
+	model(&t, 1, 8 * MS, 40 * US, 0);
+	model(&t, 2, 100 * US, 1000, 100 * US);	/* ssd: 108 us */
+	for (i = 0; i < 32; i++)
+		start(&t, 2, 1000 * i, 8);
+	/* saturated at 3.5 ms of backlog, yet sooner than an hdd */
+	assert_int_equal(sel(&t, 77777, 8, 0x7), 2);
+	/* past an hdd's 8.3 ms, the lowest E is an hdd's */
+	for (i = 32; i < 80; i++)
+		start(&t, 2, 1000 * i, 8);
+	assert_in_range(sel(&t, 77777, 8, 0x7), 0, 1);
+	/* hdds only 7 times slower (0.7 ms) have room */
+	for (i = 32; i < 80; i++)
+		end(&t, 2, 1000 * i, 8, 100 * US);
+	model(&t, 0, 400 * US, 40 * US, 2 * MS);
+	model(&t, 1, 400 * US, 40 * US, 2 * MS);
+	assert_in_range(sel(&t, 77777, 8, 0x7), 0, 1);
+	rbt_teardown(&t);
+}
+
 /* A stream's read goes to the leg done with it first, even a slow one. */
 static void test_stream_lowest_e(void **state)
 {
@@ -988,6 +1020,7 @@ int main(void)
 		cmocka_unit_test(test_follows_slowdown),
 		cmocka_unit_test(test_qd1_fastest),
 		cmocka_unit_test(test_saturation),
+		cmocka_unit_test(test_worth),
 		cmocka_unit_test(test_stream_lowest_e),
 		cmocka_unit_test(test_rotational_stickiness),
 		cmocka_unit_test(test_stale_run),
