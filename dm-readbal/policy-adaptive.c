@@ -734,27 +734,24 @@ static unsigned int ad_nearest(struct ad_ctx *ctx, struct rb_set *set,
 }
 
 /*
- * How long @l is busy with a read of @sectors: its serial line, or its
- * idle line if that says less (the serial line learns only while reads
- * queue there, and may be old); @worst: or its pace if that says more,
- * else its pace if less.
+ * How long @l is busy with a read of @sectors, the least of what it has
+ * learnt: its serial line (learnt only while reads queue there, and may be
+ * old), its idle line, and its pace while busy (of reads of any size).
  */
-static u64 ad_busy(const struct ad_leg *l, u64 sectors, bool worst)
+static u64 ad_busy(const struct ad_leg *l, u64 sectors)
 {
-	u64 line = ad_min_u64(READ_ONCE(l->cost) +
+	u64 busy = ad_min_u64(READ_ONCE(l->cost) +
 			      ((READ_ONCE(l->rate) * sectors) >> AD_K_SHIFT),
 			      ad_idle_ns(l, sectors));
 	u64 pace = READ_ONCE(l->per_read);
 
-	if (!pace)		/* not kept busy yet */
-		return line;
-	return worst ? ad_max_u64(line, pace) : ad_min_u64(line, pace);
+	return pace ? ad_min_u64(busy, pace) : busy;
 }
 
 /*
  * The longest a rotational leg may be busy with a small random read of @io
  * and still have room for it: AD_WORTH_SHIFT times the quickest measured
- * flash leg's time at its worst (none: no bound).
+ * flash leg's time (none: no bound).
  */
 static u64 ad_worth(struct ad_ctx *ctx, struct rb_set *set,
 		    const struct rb_io *io)
@@ -766,7 +763,7 @@ static u64 ad_worth(struct ad_ctx *ctx, struct rb_set *set,
 		if (rb_leg_eligible(io, i) && set->legs[i].nonrot &&
 		    ad_measured(&ctx->leg[i]))
 			quick = ad_min_u64(quick, ad_busy(&ctx->leg[i],
-							  io->sectors, true));
+							  io->sectors));
 	return quick << AD_WORTH_SHIFT;
 }
 
@@ -827,7 +824,7 @@ static unsigned int ad_choose(struct ad_ctx *ctx, struct rb_set *set,
 		/* a disk 16 times slower than the quickest flash: no room */
 		room = !seq && !saturated &&
 		       (leg->nonrot || !ad_measured(&ctx->leg[i]) ||
-			ad_busy(&ctx->leg[i], n, false) <= worth);
+			ad_busy(&ctx->leg[i], n) <= worth);
 		if ((room && !best_room) || (room == best_room && e < best_e)) {
 			best = i;
 			best_e = e;
