@@ -801,7 +801,8 @@ static unsigned int ad_choose(struct ad_ctx *ctx, struct rb_set *set,
 	}
 	*stream = cont;
 	*spare = false;
-	worth = seq ? 0 : ad_worth(ctx, set, io);
+	/* only a mixed array has a disk to judge against flash */
+	worth = !seq && set->mixed ? ad_worth(ctx, set, io) : U64_MAX;
 	for (i = best; i < set->nr_legs; i++) {
 		struct rb_leg *leg = &set->legs[i];
 

@@ -113,7 +113,7 @@ static const struct fact facts[] = {
 	{ BEST_LEG, "*", "randread-qd32", "adaptive", NULL, 1.0 },
 	{ RANK, "*", "randread-qd32", "adaptive", "*", 0.01 },
 	/*
-	 * but not a random read on a leg 16 times slower than the quickest:
+	 * but not a random read on a disk 16 times slower than the ssd:
 	 * the two seek legs add 1.5% beside the ssd here, at a p99 of 16 ms
 	 * instead of 3 ms (in the guest, each a costly nbd round trip).
 	 */
