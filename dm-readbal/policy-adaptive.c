@@ -20,7 +20,9 @@
  * KiB) and of large ones (its slope at least a quarter of the large reads'
  * own time per sector); reads that went on from their stream's last read
  * on a rotational leg (no seek) have a rate of their own, run_rate, while
- * it is no older than the line's samples (a slowed leg's streams move off).
+ * it is no older than the line's samples (a slowed leg's streams move off);
+ * large reads whose samples stopped 2 decay_ms before the small ones' leave
+ * the line (a sequential job's slope would charge every small read after).
  * idle(b) is the same line through the service times of reads that found
  * the leg idle (large ones only: proportional, so a small read looks quick
  * until one is measured).  Averages are time-weighted: a sample weighs the
@@ -39,7 +41,10 @@
  * time per read it has completed while busy, counted over windows of
  * decay_ms / 16 (ad_pace()).  Service times can say a leg is quick while
  * its queue grows (a token bucket passes reads in bursts; a device may
- * queue inside); completions per second cannot.
+ * queue inside); completions per second cannot.  For a small read, a pace
+ * set 2 decay_ms before the line's newest sample does not count: small
+ * reads sent in bursts never keep a leg busy for a window, and it would
+ * keep the pace of the 1 MiB reads it served last (ad_small_pace()).
  *
  * On a rotational leg the cost is scaled by how far the read is from
  * the end of the leg's last read (about the square root of the distance
@@ -227,6 +232,7 @@ struct ad_leg {
 	u64 done;		/* reads completed since done_stamp */
 	u64 done_stamp;		/* 0: not busy */
 	u64 per_read;		/* ns per read completed while busy */
+	u64 pace_stamp;		/* when per_read was last set */
 };
 
 struct ad_ctx {
@@ -458,9 +464,19 @@ static bool ad_run_stale(const struct ad_leg *l, u64 stale)
 static void ad_fit(struct ad_leg *l, const struct rb_leg *leg, u64 stale)
 {
 	u64 rate = ad_default_rate(leg), idle_rate, run_rate = 0;
+	const struct ad_class *large = &l->cls[AD_LARGE];
+	static const struct ad_class none;
 
-	WRITE_ONCE(l->cost, ad_line(&l->cls[AD_SMALL], &l->cls[AD_LARGE],
-				    &rate));
+	/*
+	 * Large reads that stopped long before the small ones: through a
+	 * point that old the line would charge a small read the slope of a
+	 * past workload (after 1 MiB reads, 4 KiB at 0.35 ms on an ssd that
+	 * now takes 0.15).
+	 */
+	if (stale && (s64)(READ_ONCE(l->cls[AD_SMALL].stamp) -
+			   READ_ONCE(large->stamp)) > (s64)stale)
+		large = &none;
+	WRITE_ONCE(l->cost, ad_line(&l->cls[AD_SMALL], large, &rate));
 	WRITE_ONCE(l->rate, rate);
 	idle_rate = rate;
 	WRITE_ONCE(l->idle, ad_line(&l->cls[AD_IDLE_SMALL],
@@ -473,6 +489,25 @@ static void ad_fit(struct ad_leg *l, const struct rb_leg *leg, u64 stale)
 	WRITE_ONCE(l->probe_after, AD_PROBE_READS *
 		   (ad_lat(l, AD_PROBE_SECTORS) + READ_ONCE(l->cost) +
 		    ((rate * AD_PROBE_SECTORS) >> AD_K_SHIFT)));
+}
+
+/*
+ * The leg's pace for a small read: none if it was set more than
+ * AD_RUN_STALE decay_ms before the serial line's newest sample.  A leg
+ * whose submitter now sends small reads in bursts is never busy for a whole
+ * pace window, and would keep the pace of the 1 MiB reads it served last.
+ */
+static u64 ad_small_pace(struct ad_ctx *ctx, const struct ad_leg *l)
+{
+	u64 stale = (u64)ad_knob(ctx, AD_DECAY_MS) * AD_NS_PER_MS *
+		    AD_RUN_STALE;
+	u64 small = READ_ONCE(l->cls[AD_SMALL].stamp);
+	u64 large = READ_ONCE(l->cls[AD_LARGE].stamp);
+	u64 newest = (s64)(large - small) > 0 ? large : small;
+
+	if ((s64)(newest - READ_ONCE(l->pace_stamp)) > (s64)stale)
+		return 0;
+	return READ_ONCE(l->per_read);
 }
 
 /* Has the leg completed a read yet? */
@@ -583,7 +618,9 @@ static u64 ad_expect(struct ad_ctx *ctx, struct rb_leg *leg,
 	 * bucket, a queue inside the device), the line can call a leg idle
 	 * while its queue grows.
 	 */
-	backlog = ad_max_u64(backlog, (n * READ_ONCE(l->per_read)) >>
+	backlog = ad_max_u64(backlog, (n * (io->sectors > AD_SMALL_SECTORS ?
+					    READ_ONCE(l->per_read) :
+					    ad_small_pace(ctx, l))) >>
 				      AD_PACE_SHIFT);
 	serial = (rate * sectors) >> AD_K_SHIFT;
 	/* as many reads in flight as the leg serves beside each other */
@@ -738,12 +775,12 @@ static unsigned int ad_nearest(struct ad_ctx *ctx, struct rb_set *set,
  * learnt: its serial line (learnt only while reads queue there, and may be
  * old), its idle line, and its pace while busy (of reads of any size).
  */
-static u64 ad_busy(const struct ad_leg *l, u64 sectors)
+static u64 ad_busy(struct ad_ctx *ctx, const struct ad_leg *l, u64 sectors)
 {
 	u64 busy = ad_min_u64(READ_ONCE(l->cost) +
 			      ((READ_ONCE(l->rate) * sectors) >> AD_K_SHIFT),
 			      ad_idle_ns(l, sectors));
-	u64 pace = READ_ONCE(l->per_read);
+	u64 pace = ad_small_pace(ctx, l);
 
 	return pace ? ad_min_u64(busy, pace) : busy;
 }
@@ -762,7 +799,7 @@ static u64 ad_worth(struct ad_ctx *ctx, struct rb_set *set,
 	for (i = 0; i < set->nr_legs; i++)
 		if (rb_leg_eligible(io, i) && set->legs[i].nonrot &&
 		    ad_measured(&ctx->leg[i]))
-			quick = ad_min_u64(quick, ad_busy(&ctx->leg[i],
+			quick = ad_min_u64(quick, ad_busy(ctx, &ctx->leg[i],
 							  io->sectors));
 	return quick << AD_WORTH_SHIFT;
 }
@@ -825,7 +862,7 @@ static unsigned int ad_choose(struct ad_ctx *ctx, struct rb_set *set,
 		/* a disk 16 times slower than the quickest flash: no room */
 		room = !seq && !saturated &&
 		       (leg->nonrot || !ad_measured(&ctx->leg[i]) ||
-			ad_busy(&ctx->leg[i], n) <= worth);
+			ad_busy(ctx, &ctx->leg[i], n) <= worth);
 		if ((room && !best_room) || (room == best_room && e < best_e)) {
 			best = i;
 			best_e = e;
@@ -1158,6 +1195,7 @@ static void ad_pace(struct ad_ctx *ctx, struct ad_leg *l,
 		old = READ_ONCE(l->per_read);
 		WRITE_ONCE(l->per_read, old ? ad_ewma(old, per, AD_W_ONE >>
 						      AD_PACE_SHIFT_W) : per);
+		WRITE_ONCE(l->pace_stamp, now);
 	}
 	WRITE_ONCE(l->done_stamp, now);
 	WRITE_ONCE(l->done, 0);

@@ -519,6 +519,49 @@ static void test_rotational_stickiness(void **state)
  * not call a stream's next read there quick (rbsim: one reader on 3hdd
  * stayed on the slowed leg for a 500 KiB part and stalled for a second).
  */
+/*
+ * After a sequential job, small reads: neither the large reads' point of
+ * the serial line nor the pace kept then charges a small read once they
+ * are AD_RUN_STALE decay_ms older than the small reads' samples.
+ */
+static void test_stale_large(void **state)
+{
+	struct rbt t;
+	struct ad_ctx *ctx;
+	struct ad_leg *l;
+	struct rb_io io = rd(12345, 8, 0x3);
+	u64 decay, now = 10 * 1000 * MS, steep;
+	bool sat;
+
+	setup(&t, 2, 0x3);
+	ctx = actx(&t);
+	decay = (u64)ad_knob(ctx, AD_DECAY_MS) * MS;
+	l = aleg(&t, 0);
+	/* 1 MiB reads at 110 ms each, busy at 4 ms a read */
+	set_class(l, AD_LARGE, 2048, 110 * MS);
+	l->cls[AD_LARGE].stamp = now;
+	l->measured = true;
+	l->per_read = 4 * MS;
+	l->pace_stamp = now;
+	ad_learn(ctx, l, &t.legs[0], AD_SMALL, 8, 150 * US, now + decay / 2);
+	steep = l->cost + ((l->rate * 8) >> AD_K_SHIFT);
+	assert_true(steep > 300 * US);		/* through the 1 MiB point */
+	io.start_ns = now + decay / 2;
+	atomic_set(&t.legs[0].inflight, 4);
+	assert_true(ad_expect(ctx, &t.legs[0], &io, 8, false, &sat) >= 8 * MS);
+	/* 3 decay_ms on, only small reads: their own line, no pace */
+	ad_learn(ctx, l, &t.legs[0], AD_SMALL, 8, 150 * US, now + 3 * decay);
+	assert_true(l->cost + ((l->rate * 8) >> AD_K_SHIFT) <= 150 * US);
+	io.start_ns = now + 3 * decay;
+	assert_true(ad_expect(ctx, &t.legs[0], &io, 8, false, &sat) < 2 * MS);
+	/* a large read still sees the pace */
+	io.sectors = 2048;
+	assert_true(ad_expect(ctx, &t.legs[0], &io, 2048, false, &sat) >=
+		    8 * MS);
+	atomic_set(&t.legs[0].inflight, 0);
+	rbt_teardown(&t);
+}
+
 static void test_stale_run(void **state)
 {
 	struct rbt t;
@@ -1024,6 +1067,7 @@ int main(void)
 		cmocka_unit_test(test_stream_lowest_e),
 		cmocka_unit_test(test_rotational_stickiness),
 		cmocka_unit_test(test_stale_run),
+		cmocka_unit_test(test_stale_large),
 		cmocka_unit_test(test_seek_distance),
 		cmocka_unit_test(test_chunk),
 		cmocka_unit_test(test_nearest_saturated),
