@@ -443,14 +443,20 @@ static void ad_lat_line(struct ad_leg *l)
  * rate would call a stream's next read there quick and keep the stream on
  * a leg ten times slower.
  */
+/* When the serial line last learnt: its newest sample, small or large */
+static u64 ad_line_stamp(const struct ad_leg *l)
+{
+	u64 small = READ_ONCE(l->cls[AD_SMALL].stamp);
+	u64 large = READ_ONCE(l->cls[AD_LARGE].stamp);
+
+	return (s64)(large - small) > 0 ? large : small;
+}
+
 static bool ad_run_stale(const struct ad_leg *l, u64 stale)
 {
 	u64 run = READ_ONCE(l->cls[AD_RUN].stamp);
-	u64 small = READ_ONCE(l->cls[AD_SMALL].stamp);
-	u64 large = READ_ONCE(l->cls[AD_LARGE].stamp);
-	u64 newest = (s64)(large - small) > 0 ? large : small;
 
-	return stale && (s64)(newest - run) > (s64)stale;
+	return stale && (s64)(ad_line_stamp(l) - run) > (s64)stale;
 }
 
 /*
@@ -501,11 +507,8 @@ static u64 ad_small_pace(struct ad_ctx *ctx, const struct ad_leg *l)
 {
 	u64 stale = (u64)ad_knob(ctx, AD_DECAY_MS) * AD_NS_PER_MS *
 		    AD_RUN_STALE;
-	u64 small = READ_ONCE(l->cls[AD_SMALL].stamp);
-	u64 large = READ_ONCE(l->cls[AD_LARGE].stamp);
-	u64 newest = (s64)(large - small) > 0 ? large : small;
 
-	if ((s64)(newest - READ_ONCE(l->pace_stamp)) > (s64)stale)
+	if ((s64)(ad_line_stamp(l) - READ_ONCE(l->pace_stamp)) > (s64)stale)
 		return 0;
 	return READ_ONCE(l->per_read);
 }
@@ -773,7 +776,8 @@ static unsigned int ad_nearest(struct ad_ctx *ctx, struct rb_set *set,
 /*
  * How long @l is busy with a read of @sectors, the least of what it has
  * learnt: its serial line (learnt only while reads queue there, and may be
- * old), its idle line, and its pace while busy (of reads of any size).
+ * old), its idle line, and its pace while busy unless that is stale
+ * (ad_small_pace()).
  */
 static u64 ad_busy(struct ad_ctx *ctx, const struct ad_leg *l, u64 sectors)
 {
