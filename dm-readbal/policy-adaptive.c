@@ -76,7 +76,7 @@
  *    ssd) has no room: it would add 1/16 of the reads at most, each
  *    holding one of the submitter's slots for a seek, and a fast leg's
  *    saturation is inferred (a submitter short of CPU sends in bursts).
- *  - Probes: an idle leg that completed nothing for probe_ms, or for 128
+ *  - Probes: an idle leg that completed nothing for probe_ms, or for 256
  *    times its own 4 KiB read time if that is sooner, gets the next read
  *    (4 KiB of it), so that a leg that was slow is measured again.
  *  - chunk: a large read is split, and the core routes the rest on its
@@ -122,7 +122,7 @@
 
 #define AD_SMALL_SECTORS	64		/* 32 KiB: small reads */
 #define AD_PROBE_SECTORS	8		/* a probe reads 4 KiB */
-#define AD_PROBE_READS		128		/* 1/128 of a leg's time */
+#define AD_PROBE_READS		256		/* 1/256 of a leg's time */
 #define AD_FIX			8		/* averages in 1/256 */
 #define AD_K_SHIFT		8		/* rates: ns/sector in 1/256 */
 #define AD_W_SHIFT		10		/* weights in 1/1024 */

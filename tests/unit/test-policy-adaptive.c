@@ -889,11 +889,11 @@ static void test_probe(void **state)
 	assert_int_equal(sel(&t, 64, 8, 0x3), 0);
 	rbt_teardown(&t);
 
-	/* sooner for a quicker leg: after 128 of its own 4 KiB reads */
+	/* sooner for a quicker leg: after 256 of its own 4 KiB reads */
 	setup(&t, 2, 0x3);
 	model(&t, 0, 0, 100, 1 * MS - 800);	/* 1 ms a read */
 	model(&t, 1, 0, 100, 100 * US);
-	shim_now_ns += 127 * MS;
+	shim_now_ns += 255 * MS;
 	aleg(&t, 1)->last_finish = shim_now_ns;
 	assert_int_equal(sel(&t, 64, 8, 0x3), 1);
 	shim_now_ns += 2 * MS;
