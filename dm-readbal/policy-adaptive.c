@@ -421,6 +421,13 @@ static u64 ad_lat(const struct ad_leg *l, u64 sectors)
 	return lat > 0 ? lat : 0;
 }
 
+/* What a read of @sectors adds to the leg's queue: serial(b) */
+static u64 ad_serial(const struct ad_leg *l, u64 sectors)
+{
+	return READ_ONCE(l->cost) +
+	       ((READ_ONCE(l->rate) * sectors) >> AD_K_SHIFT);
+}
+
 /* What a read of @sectors takes on the idle leg: idle(b) */
 static u64 ad_idle_ns(const struct ad_leg *l, u64 sectors)
 {
@@ -493,8 +500,8 @@ static void ad_fit(struct ad_leg *l, const struct rb_leg *leg, u64 stale)
 	WRITE_ONCE(l->run_rate, run_rate);
 	ad_lat_line(l);
 	WRITE_ONCE(l->probe_after, AD_PROBE_READS *
-		   (ad_lat(l, AD_PROBE_SECTORS) + READ_ONCE(l->cost) +
-		    ((rate * AD_PROBE_SECTORS) >> AD_K_SHIFT)));
+		   (ad_lat(l, AD_PROBE_SECTORS) +
+		    ad_serial(l, AD_PROBE_SECTORS)));
 }
 
 /*
@@ -781,9 +788,7 @@ static unsigned int ad_nearest(struct ad_ctx *ctx, struct rb_set *set,
  */
 static u64 ad_busy(struct ad_ctx *ctx, const struct ad_leg *l, u64 sectors)
 {
-	u64 busy = ad_min_u64(READ_ONCE(l->cost) +
-			      ((READ_ONCE(l->rate) * sectors) >> AD_K_SHIFT),
-			      ad_idle_ns(l, sectors));
+	u64 busy = ad_min_u64(ad_serial(l, sectors), ad_idle_ns(l, sectors));
 	u64 pace = ad_small_pace(ctx, l);
 
 	return pace ? ad_min_u64(busy, pace) : busy;
@@ -1004,8 +1009,7 @@ static bool ad_others_dry(struct ad_ctx *ctx, struct rb_set *set,
 	struct rb_leg *leg = &set->legs[k];
 	struct ad_leg *l = &ctx->leg[k];
 	u64 max = ad_min_u64(leg->max_sectors ?: AD_MAX_SECTORS, AD_MAX_SECTORS);
-	u64 wait = READ_ONCE(l->cost) +
-		   ((READ_ONCE(l->rate) * max) >> AD_K_SHIFT);
+	u64 wait = ad_serial(l, max);
 	unsigned int i;
 	bool saturated;
 

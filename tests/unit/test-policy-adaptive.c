@@ -352,8 +352,8 @@ static void test_learning(void **state)
 	assert_true(l->cls[AD_SMALL].ns == (100 * US) << AD_FIX);
 	/* one read of a class: all of it; 64 sectors in 100 us */
 	assert_true(l->rate <= AD_FLASH_RATE);
-	assert_true(l->cost + ((l->rate * 64) >> AD_K_SHIFT) <= 100 * US);
-	assert_true(l->cost + ((l->rate * 64) >> AD_K_SHIFT) > 99 * US);
+	assert_true(ad_serial(l, 64) <= 100 * US);
+	assert_true(ad_serial(l, 64) > 99 * US);
 
 	/* a read that started after the last one ended teaches nothing */
 	shim_now_ns += 50 * MS;
@@ -544,14 +544,14 @@ static void test_stale_large(void **state)
 	l->per_read = 4 * MS;
 	l->pace_stamp = now;
 	ad_learn(ctx, l, &t.legs[0], AD_SMALL, 8, 150 * US, now + decay / 2);
-	steep = l->cost + ((l->rate * 8) >> AD_K_SHIFT);
+	steep = ad_serial(l, 8);
 	assert_true(steep > 300 * US);		/* through the 1 MiB point */
 	io.start_ns = now + decay / 2;
 	atomic_set(&t.legs[0].inflight, 4);
 	assert_true(ad_expect(ctx, &t.legs[0], &io, 8, false, &sat) >= 8 * MS);
 	/* 3 decay_ms on, only small reads: their own line, no pace */
 	ad_learn(ctx, l, &t.legs[0], AD_SMALL, 8, 150 * US, now + 3 * decay);
-	assert_true(l->cost + ((l->rate * 8) >> AD_K_SHIFT) <= 150 * US);
+	assert_true(ad_serial(l, 8) <= 150 * US);
 	io.start_ns = now + 3 * decay;
 	assert_true(ad_expect(ctx, &t.legs[0], &io, 8, false, &sat) < 2 * MS);
 	/* a large read still sees the pace */
