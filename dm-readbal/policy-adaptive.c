@@ -93,7 +93,9 @@
  *    the wait costs nothing, and a read cut to fit would only spread a
  *    reader's window over busy legs, each part waiting its turn.  A
  *    rotational leg keeps a whole read while no other leg would sit idle,
- *    and a stream on it keeps its leg.  The rest of a split read is no
+ *    and a stream on it keeps its leg; a flash leg keeps it while every
+ *    other leg has twice the read in flight (many readers), and the read
+ *    goes whole to the leg that ends it first.  The rest of a split read is no
  *    stream going on.  chunk() leaves its choice in per-CPU words for the
  *    select() that follows and for the rest of the read.
  *  - io_opt: half of a piece for every leg (its chunk, or half what its
@@ -146,6 +148,7 @@
 #define AD_UNKNOWN		4611686018427387904ULL	/* 2^62: not measured */
 #define AD_FULL			2305843009213693952ULL	/* 2^61: queue full */
 #define AD_STICK_SHIFT		2		/* moving: 1/4 sooner */
+#define AD_DEEP_SHIFT		1		/* deep in work: 2x a read */
 #define AD_WORTH_SHIFT		4		/* 16x the quickest: no room */
 #define AD_DIST_SHIFT		4		/* seek distance: 1/16 */
 #define AD_JUMP			4		/* a sample: <= 4x the average */
@@ -1029,6 +1032,46 @@ static bool ad_others_dry(struct ad_ctx *ctx, struct rb_set *set,
 	return false;
 }
 
+/*
+ * Has every eligible leg but @k twice @io in flight (many readers)?  A part
+ * there would wait behind all of it; cut up, the read only costs more
+ * requests, and each a null_blk tick's budget or a seek.  One reader's
+ * window finds its legs holding no more than its previous window.
+ */
+static bool ad_deep(struct ad_ctx *ctx, struct rb_set *set,
+		    const struct rb_io *io, unsigned int k)
+{
+	unsigned int i;
+
+	for (i = 0; i < set->nr_legs; i++)
+		if (i != k && rb_leg_eligible(io, i) &&
+		    atomic64_read(&ctx->leg[i].queued) <
+		    (s64)(io->sectors << AD_DEEP_SHIFT))
+			return false;
+	return true;
+}
+
+/* The eligible leg that would be done first with the whole of @io */
+static unsigned int ad_whole(struct ad_ctx *ctx, struct rb_set *set,
+			     const struct rb_io *io, int cont)
+{
+	unsigned int i, best = rb_first_leg(io->eligible);
+	u64 e, best_e = U64_MAX;
+	bool saturated;
+
+	for (i = best; i < set->nr_legs; i++) {
+		if (!rb_leg_eligible(io, i))
+			continue;
+		e = ad_expect(ctx, &set->legs[i], io, io->sectors,
+			      cont == (int)i, &saturated);
+		if (e < best_e) {
+			best = i;
+			best_e = e;
+		}
+	}
+	return best;
+}
+
 static unsigned int ad_chunk(struct rb_policy *p, const struct rb_io *io)
 {
 	struct ad_ctx *ctx = p->context;
@@ -1048,6 +1091,11 @@ static unsigned int ad_chunk(struct rb_policy *p, const struct rb_io *io)
 	}
 	if (!spare && !l->nonrot) {
 		/* a rotational leg keeps a whole read unless another is idle */
+		n = io->sectors;
+	} else if (!spare && ad_deep(ctx, set, io, leg)) {
+		/* every leg deep in work: the whole read where it ends first */
+		leg = ad_whole(ctx, set, io, cont);
+		l = &set->legs[leg];
 		n = io->sectors;
 	} else if (n > AD_SMALL_SECTORS) {
 		/*

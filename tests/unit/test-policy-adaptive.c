@@ -716,6 +716,41 @@ static void test_chunk(void **state)
 }
 
 /*
+ * Flash legs deep in work (each holds twice the read: many readers): the
+ * whole read goes to the leg that ends it first; with less queued there
+ * (one reader's previous window) it is cut up as before.
+ */
+static void test_deep(void **state)
+{
+	unsigned int part;
+	struct rbt t;
+
+	setup(&t, 2, 0x3);
+	model(&t, 0, 0, 100, 0);
+	model(&t, 1, 0, 300, 0);
+	start(&t, 0, 10 * MIB, 2 * MIB);
+	start(&t, 1, 20 * MIB, 2 * MIB);
+	assert_int_equal(route(&t, 40 * MIB, MIB, 0x3, &part), 0);
+	assert_int_equal(part, MIB);
+	/* a read more than half of leg 1's queue: pieces */
+	route(&t, 50 * MIB, 4 * MIB, 0x3, &part);
+	assert_int_equal(part, 256);
+	rbt_teardown(&t);
+
+	/* the leg that ends it first, not the one that starts first */
+	setup(&t, 2, 0x3);
+	model(&t, 0, 0, 100, 0);
+	model(&t, 1, 0, 1000, 0);
+	start(&t, 0, 10 * MIB, 5 * MIB);	/* 1 ms to go */
+	start(&t, 1, 20 * MIB, 2 * MIB / 5);	/* 0.8 ms to go */
+	/* 8 sectors to the first chunk boundary: leg 1 would start first */
+	assert_int_equal(route(&t, 40 * MIB + 248, MIB / 5, 0x3, &part), 0);
+	assert_int_equal(part, MIB / 5);
+	rbt_teardown(&t);
+	(void)state;
+}
+
+/*
  * Rotational legs all saturated: a small read goes to the nearest head,
  * whatever the backlogs, unless that queue is full.
  */
@@ -1070,6 +1105,7 @@ int main(void)
 		cmocka_unit_test(test_stale_large),
 		cmocka_unit_test(test_seek_distance),
 		cmocka_unit_test(test_chunk),
+		cmocka_unit_test(test_deep),
 		cmocka_unit_test(test_nearest_saturated),
 		cmocka_unit_test(test_pick),
 		cmocka_unit_test(test_probe),
