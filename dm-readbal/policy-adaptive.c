@@ -616,11 +616,13 @@ static u64 ad_expect(struct ad_ctx *ctx, struct rb_leg *leg,
 	struct ad_leg *l = &ctx->leg[leg->index];
 	u64 cost = READ_ONCE(l->cost), rate = READ_ONCE(l->rate);
 	s64 n = atomic_read(&leg->inflight);
+	s64 w = atomic_read(&leg->writes);
 	s64 q = atomic64_read(&l->queued);
 	sector_t head = READ_ONCE(leg->last_end);
 	u64 backlog, serial, lat;
 
 	n = n < 0 ? 0 : n > AD_MAX_INFLIGHT ? AD_MAX_INFLIGHT : n;
+	w = w < 0 ? 0 : w > AD_MAX_INFLIGHT ? AD_MAX_INFLIGHT : w;
 	q = q < 0 ? 0 : q > AD_MAX_QUEUED ? AD_MAX_QUEUED : q;
 	sectors = ad_min_u64(sectors, AD_MAX_SECTORS);
 	lat = ad_lat(l, sectors);
@@ -638,6 +640,8 @@ static u64 ad_expect(struct ad_ctx *ctx, struct rb_leg *leg,
 	serial = (rate * sectors) >> AD_K_SHIFT;
 	/* as many reads in flight as the leg serves beside each other */
 	*saturated = backlog >= lat + cost + serial;
+	/* a write ahead of the read: as long as a 4 KiB read */
+	backlog += w * ad_serial(l, AD_PROBE_SECTORS);
 	if (leg->nonrot)
 		serial += cost;
 	else if (cont)
@@ -653,7 +657,7 @@ static u64 ad_expect(struct ad_ctx *ctx, struct rb_leg *leg,
 		return AD_UNKNOWN + backlog + serial;
 	}
 	/* a full queue: the submitter would wait for a tag */
-	if (n >= leg->queue_depth)
+	if (n + w >= leg->queue_depth)
 		*saturated = true;
 	/*
 	 * An idle flash leg serves a read as it served the reads that found
@@ -862,8 +866,8 @@ static unsigned int ad_choose(struct ad_ctx *ctx, struct rb_set *set,
 		    ad_piece(ctx, leg, io) : io->sectors;
 		e = ad_expect(ctx, leg, io, n, cont == (int)i, &saturated);
 		/* random reads stay off full queues while others have room */
-		if (!seq && atomic_read(&leg->inflight) >=
-			     (int)leg->queue_depth)
+		if (!seq && atomic_read(&leg->inflight) +
+			    atomic_read(&leg->writes) >= (int)leg->queue_depth)
 			e = ad_min_u64(e, AD_FULL - 1) + AD_FULL;
 		if (cont == (int)i) {
 			stick_e = e;

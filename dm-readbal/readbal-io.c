@@ -276,6 +276,7 @@ static void rb_clone_endio(struct bio *bio)
 		pb->status = bio->bi_status;
 	}
 	bio_put(bio);
+	atomic_dec(&pb->rc->legs[c->leg].writes);
 	if (atomic_dec_and_test(&pb->pending))
 		rb_write_done(pb);
 }
@@ -313,6 +314,7 @@ int rb_map_write(struct readbal_c *rc, struct bio *bio, struct rb_bio *pb)
 			clone->bi_iter.bi_sector = leg->offset +
 				dm_target_offset(rc->ti, bio->bi_iter.bi_sector);
 		clone->bi_end_io = rb_clone_endio;
+		atomic_inc(&leg->writes);
 		submit_bio_noacct(clone);
 	}
 	return DM_MAPIO_SUBMITTED;

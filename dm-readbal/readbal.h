@@ -37,8 +37,8 @@ struct rb_leg_stats {
 
 /*
  * One leg of the mirror.  Fields a policy may read: index, nonrot,
- * queue_depth, max_sectors, inflight, last_end, ewma_ns.  The core keeps
- * them current.
+ * queue_depth, max_sectors, inflight, writes, last_end, ewma_ns.  The
+ * core keeps them current.
  */
 struct rb_leg {
 	/* written on every read: keep together */
@@ -46,6 +46,7 @@ struct rb_leg {
 	sector_t last_end;		/* physical sector after the last read (READ_ONCE) */
 	u64 ewma_ns;			/* recent read service time, 1/8 weight (READ_ONCE) */
 	struct rb_leg_stats __percpu *stats;
+	atomic_t writes;		/* write clones issued and not yet ended */
 
 	/* set at construction */
 	unsigned int index;

@@ -716,6 +716,40 @@ static void test_chunk(void **state)
 }
 
 /*
+ * Writes in flight on a leg (every leg takes every write): a read waits
+ * behind them, and they hold the leg's tags.
+ */
+static void test_writes(void **state)
+{
+	struct rbt t;
+	unsigned int i;
+
+	/* two like flash legs, four writes on leg 0: leg 1 */
+	setup(&t, 2, 0x3);
+	model(&t, 0, 20 * US, 100, 50 * US);
+	model(&t, 1, 20 * US, 100, 50 * US);
+	atomic_set(&t.legs[0].writes, 4);
+	assert_int_equal(sel(&t, 64, 8, 0x3), 1);
+	rbt_teardown(&t);
+
+	/*
+	 * An hdd whose 4 tags hold writes has no room for a read, however
+	 * saturated the ssd beside it is: the read would wait for a tag.
+	 */
+	setup(&t, 2, 0x2);
+	model(&t, 0, 500 * US, 1000, 0);	/* 10 times the ssd's */
+	model(&t, 1, 50 * US, 100, 200 * US);
+	t.legs[0].queue_depth = 4;
+	for (i = 0; i < 8; i++)
+		start(&t, 1, 1000 * i, 8);
+	assert_int_equal(sel(&t, 77777, 8, 0x3), 0);
+	atomic_set(&t.legs[0].writes, 4);
+	assert_int_equal(sel(&t, 77777, 8, 0x3), 1);
+	rbt_teardown(&t);
+	(void)state;
+}
+
+/*
  * Flash legs deep in work (each holds twice the read: many readers): the
  * whole read goes to the leg that ends it first; with less queued there
  * (one reader's previous window) it is cut up as before.
@@ -1106,6 +1140,7 @@ int main(void)
 		cmocka_unit_test(test_seek_distance),
 		cmocka_unit_test(test_chunk),
 		cmocka_unit_test(test_deep),
+		cmocka_unit_test(test_writes),
 		cmocka_unit_test(test_nearest_saturated),
 		cmocka_unit_test(test_pick),
 		cmocka_unit_test(test_probe),

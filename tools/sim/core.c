@@ -153,6 +153,7 @@ static void core_to_leg(struct sim *s, struct sim_bio *b, unsigned int i)
 		r->write = b->write;
 		r->bio = b;
 		b->pending++;
+		b->leg_pending[i]++;
 		if (!leg_queue(s->leg[i], r))
 			b->untagged++;
 	}
@@ -376,8 +377,11 @@ bool core_submit(struct sim *s, struct sim_bio *b)
 	if (!b->write)
 		return core_read(s, b);
 	for (i = 0; i < s->nr_legs; i++)
-		if (c->alive & (1UL << i))
+		if (c->alive & (1UL << i)) {
+			/* rb_map_write(): a clone in flight on each leg */
+			atomic_inc(&c->legs[i].writes);
 			core_to_leg(s, b, i);
+		}
 	return !b->untagged;
 }
 
@@ -393,8 +397,12 @@ void core_req_tagged(struct sim *s, struct leg_req *r)
 void core_req_done(struct sim *s, struct leg_req *r)
 {
 	struct sim_bio *b = r->bio;
+	unsigned int i = r->leg->index;
 
 	sim_req_put(s, r);
+	/* rb_clone_endio(): that leg's clone ended */
+	if (b->write && !--b->leg_pending[i])
+		atomic_dec(&s->core->legs[i].writes);
 	if (--b->pending)
 		return;
 	if (!b->write)

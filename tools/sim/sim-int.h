@@ -39,6 +39,7 @@ struct sim_bio {
 	simtime_t start;
 	unsigned int pending;		/* leg requests (or parts) not ended */
 	unsigned int untagged;		/* leg requests waiting for a tag */
+	unsigned int leg_pending[SIM_MAX_LEGS];	/* write: requests per leg */
 	uint64_t rest;			/* split read: the part still to route */
 	uint32_t rest_sectors;
 	struct sim_bio *next_free;

@@ -129,6 +129,10 @@ typedef struct { s64 counter; } atomic64_t;
 #define atomic_set(v, i)	shim_store(v, i)
 #define atomic64_read(v)	shim_load(v)
 #define atomic64_set(v, i)	shim_store(v, i)
+#define atomic_inc(v)		((void)__atomic_add_fetch(&(v)->counter, 1, \
+						 __ATOMIC_SEQ_CST))
+#define atomic_dec(v)		((void)__atomic_sub_fetch(&(v)->counter, 1, \
+						 __ATOMIC_SEQ_CST))
 
 static inline s64 atomic64_fetch_add(s64 i, atomic64_t *v)
 {
