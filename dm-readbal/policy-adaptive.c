@@ -1229,7 +1229,8 @@ static void ad_start_io(struct rb_policy *p, struct rb_leg *leg,
 
 /*
  * The leg's pace while busy: reads completed over windows of decay_ms / 16
- * in which more reads stayed queued, a moving average of ns per read.  It
+ * in which more reads or writes stayed queued, a moving average of ns per
+ * read (a leg that takes one read at a time beside writes still learns).  It
  * counts completions, not service times, so bursts do not fool it.
  */
 static void ad_pace(struct ad_ctx *ctx, struct ad_leg *l,
@@ -1240,7 +1241,7 @@ static void ad_pace(struct ad_ctx *ctx, struct ad_leg *l,
 	u64 st = READ_ONCE(l->done_stamp), d = READ_ONCE(l->done) + 1;
 	u64 per, old;
 
-	if (atomic_read(&leg->inflight) <= 1) {
+	if (atomic_read(&leg->inflight) + atomic_read(&leg->writes) <= 1) {
 		WRITE_ONCE(l->done_stamp, 0);	/* idle: a new window */
 		return;
 	}

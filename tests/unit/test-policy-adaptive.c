@@ -746,6 +746,23 @@ static void test_writes(void **state)
 	atomic_set(&t.legs[0].writes, 4);
 	assert_int_equal(sel(&t, 77777, 8, 0x3), 1);
 	rbt_teardown(&t);
+
+	/*
+	 * One read at a time, but writes keep the leg busy: the pace still
+	 * learns (a pace from a burst long ago would stay for good)
+	 */
+	setup(&t, 2, 0x3);
+	model(&t, 0, 0, 100, 50 * US);
+	aleg(&t, 0)->per_read = 5 * MS;
+	atomic_set(&t.legs[0].writes, 3);
+	for (i = 0; i < 10; i++) {
+		start(&t, 0, 8 * i, 8);
+		shim_now_ns += MS;
+		end(&t, 0, 8 * i, 8, 50 * US);
+	}
+	assert_true(aleg(&t, 0)->per_read < 5 * MS);
+	assert_true(aleg(&t, 0)->pace_stamp > NOW);
+	rbt_teardown(&t);
 	(void)state;
 }
 
