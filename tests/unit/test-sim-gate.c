@@ -119,6 +119,12 @@ static const struct fact facts[] = {
 	 */
 	{ RANK, "2hdd-seek+ssd", "randread-qd32", "adaptive", "*", 0.02 },
 	/*
+	 * 30% writes at QD16: every write goes to every leg, so a read sent
+	 * to a leg busy with writes waits behind them (2hdd+ssd: 0.73 of the
+	 * ssd-only policies before writes counted)
+	 */
+	{ RANK, "*", "randrw-70", "adaptive", "*", 0.05 },
+	/*
 	 * The fastest leg ten times slower: back within 10% of the new limit
 	 * in 2 s.  Not asserted where it is not so: one reader with the
 	 * seek model (it never gets within 10%).  8 readers on 3hdd (13
@@ -150,6 +156,7 @@ static const struct fact bucket_facts[] = {
 	{ FLOOR, "3hdd", "seqread-8job", "adaptive", NULL, 0.95 },
 	{ RANK, "3hdd", "seqread-8job", "adaptive", "*", 0.05 },
 	{ FLOOR, "3hdd", "seqread-1280k", "adaptive", NULL, 0.93 },
+	{ RANK, "2hdd+ssd", "randrw-70", "adaptive", "*", 0.05 },
 };
 
 #define NR_FACTS	(sizeof(facts) / sizeof(facts[0]))
