@@ -275,8 +275,9 @@ static void rb_clone_endio(struct bio *bio)
 		set_bit(c->leg, &pb->failed);
 		pb->status = bio->bi_status;
 	}
-	bio_put(bio);
+	/* before bio_put(): c is the clone's */
 	atomic_dec(&pb->rc->legs[c->leg].writes);
+	bio_put(bio);
 	if (atomic_dec_and_test(&pb->pending))
 		rb_write_done(pb);
 }
