@@ -154,6 +154,11 @@ void rb_retry_work(struct work_struct *work)
 		/* other legs may be stale where the region is not in sync */
 		if (!rb_log_range_in_sync(rc, pb->io.sector, pb->io.sectors))
 			pb->io.eligible = 0;
+		if (!pb->io.eligible && (bio->bi_opf & REQ_RAHEAD)) {
+			pb->policy = NULL;
+			bio_endio(bio);		/* read-ahead may fail */
+			continue;
+		}
 		if (!pb->io.eligible) {
 			DMERR_LIMIT("%s: read error at sector %llu (+%u) on every leg",
 				    rb_name(rc), (u64)pb->io.sector,
@@ -185,9 +190,22 @@ static bool rb_read_failed(struct readbal_c *rc, struct bio *bio,
 {
 	unsigned int i = pb->leg;
 
-	/* Read-ahead may fail; nowait reads must not wait for a retry. */
-	if ((bio->bi_opf & REQ_RAHEAD) || error == BLK_STS_AGAIN)
+	/* nowait reads must not wait for a retry */
+	if (error == BLK_STS_AGAIN)
 		return false;
+	/*
+	 * Read-ahead may fail without a bad sector: a suspended dm leg fails
+	 * it at once.  Failed, its pages stay in the cache not up to date and
+	 * the reader fetches them one page at a time, so try another leg (md
+	 * raid1 does), but neither count it against the leg nor repair.
+	 */
+	if (bio->bi_opf & REQ_RAHEAD) {
+		pb->tried |= 1UL << i;
+		if (!(READ_ONCE(rc->alive) & ~pb->tried))
+			return false;
+		rb_queue_for_worker(rc, bio);
+		return true;
+	}
 	DMERR_LIMIT("%s: read error %d at sector %llu (+%u) on leg %u (%s), trying another leg",
 		    rb_name(rc), blk_status_to_errno(error), (u64)pb->io.sector,
 		    pb->io.sectors, i, rc->legs[i].dev->name);
@@ -346,7 +364,7 @@ int rb_end_io(struct dm_target *ti, struct bio *bio, blk_status_t *error)
 	if (unlikely(*error)) {
 		if (rb_read_failed(rc, bio, pb, *error))
 			return DM_ENDIO_INCOMPLETE;
-	} else if (unlikely(pb->tried)) {
+	} else if (unlikely(pb->tried) && !(bio->bi_opf & REQ_RAHEAD)) {
 		rb_queue_for_worker(rc, bio);	/* repair the legs that failed */
 		return DM_ENDIO_INCOMPLETE;
 	}
