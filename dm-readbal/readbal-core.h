@@ -174,6 +174,8 @@ int rb_end_io(struct dm_target *ti, struct bio *bio, blk_status_t *error);
 void rb_retry_work(struct work_struct *work);
 int rb_map_write(struct readbal_c *rc, struct bio *bio, struct rb_bio *pb);
 void rb_fail_leg(struct readbal_c *rc, unsigned int i, const char *why);
+bool rb_fail_source(struct readbal_c *rc, unsigned int from, sector_t sector,
+		    const char *why);
 
 /* readbal-sync.c */
 bool rb_write_enter(struct readbal_c *rc, struct bio *bio, struct rb_bio *pb);

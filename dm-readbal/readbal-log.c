@@ -280,7 +280,10 @@ static void rb_log_copy_done(int read_err, unsigned long write_err,
 
 	if (read_err) {
 		rec->failed = true;
-		rb_fail_leg(rc, rec->from, "read error during region recovery");
+		rb_fail_source(rc, rec->from,
+			       dm_rh_region_to_sector(rc->rh,
+						      dm_rh_get_region_key(rec->reg)),
+			       "read error during region recovery");
 	}
 	for_each_set_bit(i, &legs, rc->set.nr_legs) {
 		if (write_err & BIT(bit++)) {

@@ -277,8 +277,9 @@ void rb_sync_work(struct work_struct *work)
 		from = rb_first_leg(from_mask);
 		n = min_t(sector_t, RB_SYNC_CHUNK, len - s);
 		if (rb_sync_chunk(rc, from, to, s, n)) {
-			rb_fail_leg(rc, from, "read error during resync");
-			n = 0;	/* the same chunk again, from another leg */
+			/* the same chunk again, from another leg, if any */
+			rb_fail_source(rc, from, s, "read error during resync");
+			n = 0;
 			continue;
 		}
 		WRITE_ONCE(rc->sync_done, s + n);

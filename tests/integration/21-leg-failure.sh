@@ -20,14 +20,14 @@ dm_create mir "$(rb_table "$s" roundrobin "" "${legs[@]}")"
 dev=$(dm_dev mir)
 event0=$(dmsetup info -c --noheadings -o events mir)
 
-fio_write() {	# a write+verify job; must see no error
-	fio --name=w --filename="$dev" --size=48M --rw=randwrite --bs=16k --direct=1 \
+fio_write() {	# a write+verify job, 3 s of writes on any host; must see no error
+	fio --name=w --filename="$dev" --size=48M --rw=randwrite --bs=16k --direct=1 --rate=16m \
 		--ioengine=libaio --iodepth=16 --verify=crc32c --verify_fatal=1 \
 		--randseed="$1" --output-format=terse >/tmp/fio.out 2>&1 || { cat /tmp/fio.out; return 1; }
 }
 fio_write 1 &
 pid=$!
-sleep 2
+sleep 1
 # leg 1 starts failing every I/O
 dmsetup load leg1 --table "0 $s error"
 dmsetup resume leg1
