@@ -268,6 +268,27 @@ static void rb_log_do_writes(struct readbal_c *rc, struct bio_list *writes)
  * Recovery
  */
 
+/*
+ * A read error on the leg a region is copied from.  Until the region is in
+ * sync only that leg holds data to trust ("sync" says the others may hold
+ * anything), so the region stays out of sync and is read from that leg
+ * only, where just the bad sector fails; failing the leg would let the
+ * next copy come from one of the others.  The error counts as a read's
+ * would (max_read_errors); a suspend and resume copies the region again.
+ */
+static void rb_log_source_error(struct readbal_c *rc, struct rb_recovery *rec)
+{
+	sector_t sector = dm_rh_region_to_sector(rc->rh,
+						 dm_rh_get_region_key(rec->reg));
+	unsigned int i = rec->from;
+
+	DMERR_LIMIT("%s: read error on leg %u (%s) copying the region at sector %llu: it stays out of sync, read from that leg only; rewrite the bad sector, then suspend and resume to copy it again",
+		    rb_name(rc), i, rc->legs[i].dev->name, (u64)sector);
+	if (atomic_inc_return(&rc->errors[i].read) >
+	    READ_ONCE(rc->max_read_errors))
+		rb_fail_source(rc, i, sector, "too many read errors");
+}
+
 /* One kcopyd copy of a region to up to DM_KCOPYD_MAX_REGIONS legs ended. */
 static void rb_log_copy_done(int read_err, unsigned long write_err,
 			     void *context)
@@ -280,10 +301,7 @@ static void rb_log_copy_done(int read_err, unsigned long write_err,
 
 	if (read_err) {
 		rec->failed = true;
-		rb_fail_source(rc, rec->from,
-			       dm_rh_region_to_sector(rc->rh,
-						      dm_rh_get_region_key(rec->reg)),
-			       "read error during region recovery");
+		rb_log_source_error(rc, rec);
 	}
 	for_each_set_bit(i, &legs, rc->set.nr_legs) {
 		if (write_err & BIT(bit++)) {

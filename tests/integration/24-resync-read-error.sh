@@ -69,6 +69,34 @@ cmp "${legs[0]}" "${legs[2]}" || die "leg 1 differs from leg 0 after the second 
 dm_remove rsmir
 echo "last leg in sync kept, copy stopped, reinstate_leg finished it"
 
+echo "== sync: a bad sector on the leg copied from keeps its region out of sync"
+# Only leg 0 holds the data; failing it would let the copy come from leg 1.
+head -c $((s * 512)) /dev/zero | dd of="${legs[2]}" bs=1M oflag=direct iflag=fullblock status=none
+dmsetup message rsdust0 0 addbadblock $bad
+dmsetup message rsdust0 0 enable
+dm_create rsmir "$(rb_table "$s" pid "" "${legs[0]}" "${legs[2]}") 1 sync"
+dev=$(dm_dev rsmir)
+total=$(rb_sync rsmir | cut -d/ -f2)
+for _ in $(seq 100); do
+	[ "$(rb_sync rsmir)" = "$((total - 1))/$total" ] && break
+	sleep 0.1
+done
+[ "$(rb_sync rsmir)" = "$((total - 1))/$total" ] || die "not every region but one copied: $(rb_status rsmir)"
+[ "$(rb_leg_state rsmir 0)" = A ] && [ "$(rb_leg_state rsmir 1)" = A ] ||
+	die "a leg was failed for one bad sector: $(rb_status rsmir)"
+dd if="$dev" of=/tmp/rs-got bs=512 count=$bad iflag=direct status=none || die "the mirror stopped reading"
+dd if="$dev" bs=512 skip=$((bad + 1)) iflag=direct status=none >>/tmp/rs-got || die "reads past the bad sector failed"
+cmp <(head -c $((bad * 512)) /tmp/rs-pattern; tail -c +$(((bad + 1) * 512 + 1)) /tmp/rs-pattern) /tmp/rs-got ||
+	die "the mirror read data leg 0 does not hold (the region out of sync came from leg 1)"
+dd if=/tmp/rs-pattern of="$dev" bs=512 skip=$bad seek=$bad count=1 oflag=direct status=none
+dmsetup suspend rsmir
+dmsetup resume rsmir
+rb_wait_sync rsmir 60 || die "the region was not copied again after resume: $(rb_status rsmir)"
+dmsetup message rsdust0 0 disable
+cmp "${legs[0]}" "${legs[2]}" || die "legs differ after the region was copied again"
+dm_remove rsmir
+echo "region kept out of sync and read from leg 0; copied after rewrite and resume"
+
 echo "== max_read_errors: the last leg in sync is not failed"
 dm_create rsmir "$(rb_table "$s" pid "" "${legs[0]}" "${legs[1]}")"
 dev=$(dm_dev rsmir)
