@@ -10,16 +10,8 @@ source tests/lib/common.sh
 source tests/lib/disks.sh
 source tests/lib/readbal.sh
 
-insmod "${RB_DUST_KO:-$RB_CACHE/modules/$RB_KVER/dm-dust.ko}" 2>/dev/null || true
-dmsetup targets | grep -q '^dust' || die "dm-dust missing: run tests/modules/build on the host"
-
 legs=()
-for i in 0 1 2; do
-	d=$(rb_disk "d$i" ram size=32)
-	dm_create "dust$i" "0 $(rb_sectors "$d") dust $d 0 512"
-	dmsetup message "dust$i" 0 quiet
-	legs+=("$(dm_dev "dust$i")")
-done
+for i in 0 1 2; do legs+=("$(rb_dust_leg "d$i" "dust$i" 32)"); done
 s=$(rb_sectors "${legs[0]}")
 dm_create mir "$(rb_table "$s" pid "" "${legs[@]}")"
 dev=$(dm_dev mir)

@@ -12,16 +12,8 @@ source tests/lib/common.sh
 source tests/lib/disks.sh
 source tests/lib/readbal.sh
 
-insmod "${RB_DUST_KO:-$RB_CACHE/modules/$RB_KVER/dm-dust.ko}" 2>/dev/null || true
-dmsetup targets | grep -q '^dust' || die "dm-dust missing: run tests/modules/build on the host"
-
 legs=()
-for i in 0 1 2; do
-	d=$(rb_disk "rs$i" ram size=16)
-	dm_create "rsdust$i" "0 $(rb_sectors "$d") dust $d 0 512"
-	dmsetup message "rsdust$i" 0 quiet
-	legs+=("$(dm_dev "rsdust$i")")
-done
+for i in 0 1 2; do legs+=("$(rb_dust_leg "rs$i" "rsdust$i" 16)"); done
 s=$(rb_sectors "${legs[0]}")
 bad=20000	# past the first resync chunk
 head -c $((s * 512)) /dev/urandom >/tmp/rs-pattern

@@ -182,3 +182,18 @@ rb_disks_rm_all() {
 	if [[ -d $RB_DISK_DIR ]]; then rm -rf "$RB_DISK_DIR"; fi
 	return $rc
 }
+
+# rb_dust_leg DISK DUST MB: a ram disk DISK of MB MiB under a dm-dust
+# device DUST, whose bad blocks (512 bytes) fail reads until rewritten, as
+# a disk's bad sector does; quiet, not yet enabled.  Prints DUST's path.
+# dm-dust is built from Debian's linux-source by tests/modules/build.
+rb_dust_leg() {
+	local disk=${1:?rb_dust_leg DISK DUST MB} dust=${2:?dust} mb=${3:?MB} d
+	insmod "${RB_DUST_KO:-$RB_CACHE/modules/$RB_KVER/dm-dust.ko}" 2>/dev/null || true
+	dmsetup targets | grep -q '^dust' ||
+		_rb_err "dm-dust missing: run tests/modules/build on the host" || return
+	d=$(rb_disk "$disk" ram size="$mb") || return
+	dm_create "$dust" "0 $(rb_sectors "$d") dust $d 0 512" >/dev/null || return
+	dmsetup message "$dust" 0 quiet || return
+	dm_dev "$dust"
+}
