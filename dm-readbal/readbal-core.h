@@ -155,6 +155,12 @@ static inline bool rb_leg_alive(struct readbal_c *rc, unsigned int leg)
 	return READ_ONCE(rc->alive) & (1UL << leg);
 }
 
+/* Is @leg the only leg in sync (md raid1 never fails its last device)? */
+static inline bool rb_last_in_sync(struct readbal_c *rc, unsigned int leg)
+{
+	return !(READ_ONCE(rc->alive) & ~(1UL << leg));
+}
+
 /* Where reads of a region not in sync go: the leg recovery copies from. */
 static inline unsigned long rb_log_source(struct readbal_c *rc)
 {
@@ -174,7 +180,7 @@ int rb_end_io(struct dm_target *ti, struct bio *bio, blk_status_t *error);
 void rb_retry_work(struct work_struct *work);
 int rb_map_write(struct readbal_c *rc, struct bio *bio, struct rb_bio *pb);
 void rb_fail_leg(struct readbal_c *rc, unsigned int i, const char *why);
-bool rb_fail_source(struct readbal_c *rc, unsigned int from, sector_t sector,
+void rb_fail_source(struct readbal_c *rc, unsigned int from, sector_t sector,
 		    const char *why);
 
 /* readbal-sync.c */

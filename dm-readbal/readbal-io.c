@@ -55,24 +55,23 @@ void rb_fail_leg(struct readbal_c *rc, unsigned int i, const char *why)
  * from that leg.  The last leg in sync is kept, as md raid1 keeps its last
  * device: failing it for one bad sector would leave nothing to read.  The
  * legs it was copied to are failed instead (reinstate_leg starts again),
- * and the mirror reads on.  Returns true if @from was failed.
+ * and the mirror reads on.
  */
-bool rb_fail_source(struct readbal_c *rc, unsigned int from, sector_t sector,
+void rb_fail_source(struct readbal_c *rc, unsigned int from, sector_t sector,
 		    const char *why)
 {
 	unsigned long to;
 	unsigned int i;
 
-	if (READ_ONCE(rc->alive) & ~BIT(from)) {
+	if (!rb_last_in_sync(rc, from)) {
 		rb_fail_leg(rc, from, why);
-		return true;
+		return;
 	}
 	DMERR("%s: %s at sector %llu on leg %u (%s), the last leg in sync: it stays, the copy stops",
 	      rb_name(rc), why, (u64)sector, from, rc->legs[from].dev->name);
 	to = READ_ONCE(rc->writable) & ~READ_ONCE(rc->alive);
 	for_each_set_bit(i, &to, rc->set.nr_legs)
 		rb_fail_leg(rc, i, "its copy could not be read");
-	return false;
 }
 
 /*
@@ -237,8 +236,7 @@ static bool rb_read_failed(struct readbal_c *rc, struct bio *bio,
 		    pb->io.sectors, i, rc->legs[i].dev->name);
 	/* the last leg in sync stays (md raid1's rule): reads fail alone */
 	if (atomic_inc_return(&rc->errors[i].read) >
-	    READ_ONCE(rc->max_read_errors) &&
-	    (READ_ONCE(rc->alive) & ~BIT(i)))
+	    READ_ONCE(rc->max_read_errors) && !rb_last_in_sync(rc, i))
 		rb_fail_leg(rc, i, "too many read errors");
 	pb->tried |= 1UL << i;
 	rb_queue_for_worker(rc, bio);
