@@ -179,15 +179,12 @@ void rb_retry_work(struct work_struct *work)
 		/* other legs may be stale where the region is not in sync */
 		if (!rb_log_range_in_sync(rc, pb->io.sector, pb->io.sectors))
 			pb->io.eligible = 0;
-		if (!pb->io.eligible && (bio->bi_opf & REQ_RAHEAD)) {
-			pb->policy = NULL;
-			bio_endio(bio);		/* read-ahead may fail */
-			continue;
-		}
 		if (!pb->io.eligible) {
-			DMERR_LIMIT("%s: read error at sector %llu (+%u) on every leg",
-				    rb_name(rc), (u64)pb->io.sector,
-				    pb->io.sectors);
+			/* read-ahead may fail: no message */
+			if (!(bio->bi_opf & REQ_RAHEAD))
+				DMERR_LIMIT("%s: read error at sector %llu (+%u) on every leg",
+					    rb_name(rc), (u64)pb->io.sector,
+					    pb->io.sectors);
 			pb->policy = NULL;
 			bio_endio(bio);		/* bi_status holds the error */
 			continue;
@@ -226,9 +223,7 @@ static bool rb_read_failed(struct readbal_c *rc, struct bio *bio,
 	 */
 	if (bio->bi_opf & REQ_RAHEAD) {
 		pb->tried |= 1UL << i;
-		if (!(READ_ONCE(rc->alive) & ~pb->tried))
-			return false;
-		rb_queue_for_worker(rc, bio);
+		rb_queue_for_worker(rc, bio);	/* it ends there if no leg is left */
 		return true;
 	}
 	DMERR_LIMIT("%s: read error %d at sector %llu (+%u) on leg %u (%s), trying another leg",
