@@ -51,8 +51,10 @@ SD_RUN = {"runtime": "1", "ramp_time": ""}
 # the other readers' read-ahead.  1 GiB holds one reader at 300 MiB/s and
 # each of 8 readers' 123 MiB slices for the ramp and the run, and costs
 # memory only where written (null_blk allocates on write; a write run
-# rewrites its slices' starts).  The seek legs keep 256 MiB: their stroke
-# is their size.
+# rewrites its slices' starts).  The seek legs are 1 GiB too: the seek
+# model's times and zones are fractions of its capacity (sqrt(distance /
+# capacity)), so their size only moves the wrap out; at 256 MiB, 8 readers
+# on 2hdd-seek+ssd wrapped within the run (strace: BLKFLSBUF every 0.5 s).
 LEG_MB = 1024
 T0 = time.monotonic()
 
@@ -126,11 +128,10 @@ class Bench:
             f.write("+io +memory")
         # fio's page cache is held to 256 MiB (memory.high: reclaimed, never
         # an OOM kill; fio's own memory, shm for 90 jobs and 60 MiB of
-        # 1280k buffers, stays well below): readers that loop over their
-        # slices of a 256 MiB array (the seek legs; each comes back to a
-        # page after reading 240 MiB) read the disks, not cache.  Probed
-        # over 3 s runs: at 96, 128 and 256 MiB the legs read at least what
-        # fio did.
+        # 1280k buffers, stays well below): a reader that loops over its
+        # slice (the calibration's 256 MiB seek disk) reads the disk, not
+        # cache.  Probed over 3 s runs: at 96, 128 and 256 MiB the legs read
+        # at least what fio did.
         os.makedirs(f"{CG}/rbbench/fio", exist_ok=True)
         with open(f"{CG}/rbbench/cgroup.subtree_control", "w") as f:
             f.write("+memory")
@@ -209,7 +210,7 @@ class Bench:
         for i, kind in enumerate(kinds):
             name = f"{prefix}{i}"
             rate = f" mbps={plan.LEG_MBPS[kind]}" if kind in plan.LEG_MBPS else ""
-            cmds.append(f"rb_seek_disk {name} >/dev/null" if kind == "hdd-seek"
+            cmds.append(f"rb_seek_disk {name} size={mb} >/dev/null" if kind == "hdd-seek"
                         else f"rb_disk {name} {kind} size={mb}{rate} >/dev/null")
             names.append(name)
         sh("; ".join(cmds))

@@ -57,9 +57,10 @@ IOPS_WORKLOADS = ("randread-qd1", "randread-qd32", "randrw-70")
 
 MODES = {
     # make bench: every profile and workload, seeds 003 and 004, the CPU
-    # overhead rounds, the slowdown: about 53 minutes on a quiet host with
-    # the QD1 and QD32 rounds and 3 s runs of 8 readers (measured: 3185 s;
-    # 2826 s before the QD1 rounds, 2184 s before the others);
+    # overhead rounds, the slowdown: about 55 minutes on a quiet host with
+    # the QD1 and QD32 rounds and 3 s runs of 8 readers after a 4 s ramp
+    # (measured: 3185 s with a 2 s ramp, about 4 minutes less; 2826 s
+    # before the QD1 rounds, 2184 s before the others);
     # what the 58-minute budget leaves out is reported as skipped.
     "full": {
         "profiles": list(PROFILES),

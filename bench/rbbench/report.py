@@ -1227,7 +1227,7 @@ class Report:
                  "reader was bound by its fio thread's CPU, not by the legs), 1 GiB each (256 MiB "
                  "in the calibration and seed 004): no buffered read wraps around within a run, where "
                  "fio would flush the device's page cache, a 300 ms stall in this guest; "
-                 "`hdd-seek` is `tools/nbdkit-seek` (nbdkit memory plugin behind the seek filter, "
+                 "`hdd-seek` is `tools/nbdkit-seek`, 1 GiB too (nbdkit memory plugin behind the seek filter, "
                  "served to the guest's nbd over a unix socket).",
                  "- Per array: one readbal device per policy of the module (`list_policies`), all on "
                  "the same legs (dm lets its devices share legs), `device` preferring the fastest leg; "
@@ -1250,14 +1250,15 @@ class Report:
                  "reader's read-ahead window grows over its first reads, and then each reader keeps a "
                  "window queued while it reads the one before. `adaptive` advertises an `io_opt` that "
                  "makes the kernel's windows 1 to 3 MiB (the other policies and the legs alone keep "
-                 "128 KiB), and filling that pipeline takes 8 readers on slow legs up to 2 s; a short "
+                 "128 KiB; fio's `POSIX_FADV_SEQUENTIAL` doubles a reader's window), and filling that "
+                 "pipeline (two windows a reader: 96 MiB for 8 readers at 3 MiB) takes 2.6 s of a "
+                 "37 MiB/s array: the 8 readers ramp for 4 s. What is still filling after the ramp "
+                 "is read by the legs but not yet delivered; a short "
                  "run without the ramp charges it to the policy (docs/policies-beyond.md, \"8 readers "
                  "in the guest\").",
-                 "- The 8 readers each read a slice of 12% of the array (the seed read 10 GiB files). "
-                 "On the 256 MiB `hdd-seek` arrays a fast reader may come to its 30 MiB slice's end "
-                 "within the run; fio then flushes the device's page cache, the other readers' "
-                 "read-ahead too (a stall of about 300 ms), and the read-ahead beyond the slice's end "
-                 "is read by the legs but never delivered. The null_blk arrays (1 GiB) do not wrap.",
+                 "- The 8 readers each read a slice of 12% of the array (the seed read 10 GiB files): "
+                 "123 MiB, which no reader comes to the end of within a run (there fio would flush the "
+                 "device's page cache, the other readers' read-ahead too).",
                  "- `pid` routes by thread id: which leg a job gets is luck, as in btrfs.",
                  "- The nbd round trip of the guest is part of every `hdd-seek` request (see "
                  "Calibration); `hdd-seek` arrays are slower than the model alone, and much slower when "

@@ -291,24 +291,24 @@ static void test_buffered_readahead(void **state)
 
 /*
  * The presets' ramps are fio's: the time before is run, not measured; the
- * guest's null_blk mirrors are 1 GiB, those with seek legs 256 MiB.
+ * guest's mirrors are 1 GiB, those with seek legs too.
  */
 static void test_ramp_and_size(void **state)
 {
 	struct sim_config cfg = cfg_of("3hdd", "seqread-8job", "guest");
 	struct sim_result r, cold;
 
-	assert_true(cfg.wl.ramp_s == 2);
+	assert_true(cfg.wl.ramp_s == 4);
 	assert_int_equal(cfg.size, 1024 * 2048);
 	r = run(&cfg, "adaptive", -1);
-	assert_int_equal(r.nr_bins, (unsigned int)((2 + SECONDS) * 10));
+	assert_int_equal(r.nr_bins, (unsigned int)((4 + SECONDS) * 10));
 	cfg.wl.ramp_s = 0;
 	cold = run(&cfg, "adaptive", -1);
 	/* the windows grow over the first reads: slower without the ramp */
 	assert_true(cold.mibps < 0.97 * r.mibps);
 	cfg = cfg_of("2hdd-seek+ssd", "seqread-1job", "guest");
 	assert_true(cfg.wl.ramp_s == 1);
-	assert_int_equal(cfg.size, 256 * 2048);
+	assert_int_equal(cfg.size, 1024 * 2048);
 	cfg = cfg_of("2ssd", "randread-qd1", "guest");
 	assert_true(cfg.wl.ramp_s == 0);
 }

@@ -20,11 +20,10 @@
 #include "sim.h"
 
 /*
- * Sectors of the guest benchmark's legs: 1 GiB null_blk legs (no run wraps
- * around), 256 MiB seek legs (their stroke); a mirror is its smallest leg.
+ * Sectors of the guest benchmark's legs: 1 GiB, null_blk and seek legs
+ * alike (no run wraps around; a seek leg's stroke is its size).
  */
 #define GUEST_SIZE	(1024ULL << 11)
-#define GUEST_SEEK_SIZE	(256ULL << 11)
 #define REAL_SIZE	(64ULL << 21)	/* 64 GiB at the outer edge */
 #define REAL_STROKE	(1000000000000ULL / 512)	/* a 1 TB disk */
 #define MS		1e6
@@ -53,7 +52,7 @@ static const struct kind kinds[] = {
 	  PIPE(true, 4, 127, 4, 2000 * US, 13, 0, 0),
 	  HDD(64, 1280, 32, 200, 100, REAL_STROKE, 2048, 16, 8192, 50 * US) },
 	{ "hdd-seek",
-	  HDD(128, 1280, 1, 25, 12.5, GUEST_SEEK_SIZE, 512, 4, 512, 100 * US),
+	  HDD(128, 1280, 1, 25, 12.5, GUEST_SIZE, 512, 4, 512, 100 * US),
 	  HDD(64, 1280, 32, 200, 100, REAL_STROKE, 2048, 16, 8192, 50 * US) },
 	{ "ssd",
 	  PIPE(false, 32, 127, 32, 200 * US, 38, 0, 0),
@@ -80,7 +79,7 @@ static const char *const profiles[] = {
 static const struct workload workloads[] = {
 	/* seeds 000/002: 64 KiB sequential read, buffered, fio's ramps */
 	{ "seqread-1job", RW_READ, 64 * KIB, 1, 1, true, 128 * KIB, 100, 1 },
-	{ "seqread-8job", RW_READ, 64 * KIB, 8, 1, true, 128 * KIB, 100, 2 },
+	{ "seqread-8job", RW_READ, 64 * KIB, 8, 1, true, 128 * KIB, 100, 4 },
 	/* seed 001: large direct bios at iodepth 64 */
 	{ "seqread-1280k", RW_READ, 1280 * KIB, 4, 64, false, 0, 100, 0 },
 	{ "seqwrite-1280k", RW_WRITE, 1280 * KIB, 4, 64, false, 0, 0, 0 },
@@ -216,9 +215,6 @@ int sim_config_init(struct sim_config *cfg, const char *profile,
 	}
 	cfg->wl = workloads[i];
 	cfg->size = real ? REAL_SIZE : GUEST_SIZE;
-	for (i = 0; i < cfg->nr_legs && !real; i++)
-		if (cfg->legs[i].kind == LEG_HDD)
-			cfg->size = GUEST_SEEK_SIZE;
 	cfg->seconds = 10;
 	cfg->seed = 1;
 	cfg->cpus = 2;		/* the guest's -smp 2 */
