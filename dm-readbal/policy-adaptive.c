@@ -71,11 +71,14 @@
  *    to the lowest E of a leg whose queue is not full, else to the lowest
  *    E: a fast leg takes reads until it is saturated and only then does a
  *    slow one add its throughput (queue depth 32); at queue depth 1 they
- *    all go to the fastest leg.  A rotational leg busy with such a read 16
+ *    all go to the fastest leg.  A rotational leg busy with such a read 64
  *    times as long as the quickest flash leg (seeks: an hdd beside an
- *    ssd) has no room: it would add 1/16 of the reads at most, each
- *    holding one of the submitter's slots for a seek, and a fast leg's
- *    saturation is inferred (a submitter short of CPU sends in bursts).
+ *    ssd, 100 to 500 times) has no room: it would add 1/64 of the reads
+ *    at most, each holding one of the submitter's slots for a seek, and a
+ *    fast leg's saturation is inferred (a submitter short of CPU sends in
+ *    bursts).  A disk that serves several reads at once (25 times the
+ *    ssd's token-bucket pace) keeps its room: no room means no queued
+ *    reads, and no queued read would ever teach it otherwise.
  *  - Probes: an idle leg that completed nothing for probe_ms, or for 256
  *    times its own 4 KiB read time if that is sooner, gets the next read
  *    (4 KiB of it), so that a leg that was slow is measured again.
@@ -149,7 +152,7 @@
 #define AD_FULL			2305843009213693952ULL	/* 2^61: queue full */
 #define AD_STICK_SHIFT		2		/* moving: 1/4 sooner */
 #define AD_DEEP_SHIFT		1		/* deep in work: 2x a read */
-#define AD_WORTH_SHIFT		4		/* 16x the quickest: no room */
+#define AD_WORTH_SHIFT		6		/* 64x the quickest: no room */
 #define AD_DIST_SHIFT		4		/* seek distance: 1/16 */
 #define AD_JUMP			4		/* a sample: <= 4x the average */
 #define AD_SLOPE_SHIFT		2		/* rate >= 1/4 of large reads' */
@@ -875,7 +878,7 @@ static unsigned int ad_choose(struct ad_ctx *ctx, struct rb_set *set,
 		} else if (!saturated) {
 			*spare = true;
 		}
-		/* a disk 16 times slower than the quickest flash: no room */
+		/* a disk 64 times slower than the quickest flash: no room */
 		room = !seq && !saturated &&
 		       (leg->nonrot || !ad_measured(&ctx->leg[i]) ||
 			ad_busy(ctx, &ctx->leg[i], n) <= worth);

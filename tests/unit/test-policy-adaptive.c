@@ -439,10 +439,11 @@ static void test_saturation(void **state)
 }
 
 /*
- * A disk 16 times slower than the quickest flash leg has no room for a
- * small random read: it would add at most 1/16 of the reads and hold a
+ * A disk 64 times slower than the quickest flash leg has no room for a
+ * small random read: it would add at most 1/64 of the reads and hold a
  * queue slot for all its time.  It still gets one where that read is done
- * first.
+ * first.  A disk that serves 4 reads at once, 25 times the ssd's pace,
+ * keeps its room.
  */
 static void test_worth(void **state)
 {
@@ -466,6 +467,14 @@ static void test_worth(void **state)
 		end(&t, 2, 1000 * i, 8, 100 * US);
 	model(&t, 0, 400 * US, 40 * US, 2 * MS);
 	model(&t, 1, 400 * US, 40 * US, 2 * MS);
+	assert_in_range(sel(&t, 77777, 8, 0x7), 0, 1);
+	/*
+	 * null_blk hdds at depth 4 (500 us a read, 2 ms each) beside an ssd
+	 * whose token bucket passes reads 20 us apart: 25 times, room
+	 */
+	model(&t, 0, 200 * US, 40 * US, 2 * MS);
+	model(&t, 1, 200 * US, 40 * US, 2 * MS);
+	model(&t, 2, 20 * US, 100, 100 * US);
 	assert_in_range(sel(&t, 77777, 8, 0x7), 0, 1);
 	rbt_teardown(&t);
 }
