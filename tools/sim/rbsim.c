@@ -25,7 +25,7 @@ static const char usage[] =
 "                   every policy dm-readbal registers\n"
 "  --seconds S      measured time (default 10)\n"
 "  --ramp S         time before it, not measured: fio's ramp_time (default\n"
-"                   the preset's: 1 s seqread-1job, 2 s seqread-8job)\n"
+"                   the preset's: 1 s seqread-1job, 4 s seqread-8job)\n"
 "  --seed N         random seed (default 1)\n"
 "  --scale guest|real  guest: the benchmark's emulated disks (default);\n"
 "                   real: ordinary devices\n"
