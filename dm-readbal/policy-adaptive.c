@@ -76,9 +76,10 @@
  *    ssd, 100 to 500 times) has no room: it would add 1/64 of the reads
  *    at most, each holding one of the submitter's slots for a seek, and a
  *    fast leg's saturation is inferred (a submitter short of CPU sends in
- *    bursts).  A disk that serves several reads at once (25 times the
- *    ssd's token-bucket pace) keeps its room: no room means no queued
- *    reads, and no queued read would ever teach it otherwise.
+ *    bursts).  A disk that serves several reads at once keeps its room
+ *    (null_blk hdds: 25 times an ssd's serial time within its token
+ *    bucket's bursts): no room means no queued reads, and without a
+ *    queued read it would never learn otherwise.
  *  - Probes: an idle leg that completed nothing for probe_ms, or for 256
  *    times its own 4 KiB read time if that is sooner, gets the next read
  *    (4 KiB of it), so that a leg that was slow is measured again.

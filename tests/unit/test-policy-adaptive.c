@@ -442,8 +442,8 @@ static void test_saturation(void **state)
  * A disk 64 times slower than the quickest flash leg has no room for a
  * small random read: it would add at most 1/64 of the reads and hold a
  * queue slot for all its time.  It still gets one where that read is done
- * first.  A disk that serves 4 reads at once, 25 times the ssd's pace,
- * keeps its room.
+ * first.  A disk that serves 4 reads at once, 25 times the ssd's serial
+ * time, keeps its room.
  */
 static void test_worth(void **state)
 {
@@ -469,7 +469,7 @@ static void test_worth(void **state)
 	model(&t, 1, 400 * US, 40 * US, 2 * MS);
 	assert_in_range(sel(&t, 77777, 8, 0x7), 0, 1);
 	/*
-	 * null_blk hdds at depth 4 (500 us a read, 2 ms each) beside an ssd
+	 * null_blk hdds at depth 4 (520 us a read, 2 ms each) beside an ssd
 	 * whose token bucket passes reads 20 us apart: 25 times, room
 	 */
 	model(&t, 0, 200 * US, 40 * US, 2 * MS);
