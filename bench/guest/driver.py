@@ -49,7 +49,8 @@ SD_RUN = {"runtime": "1", "ramp_time": ""}
 # within a run: at each wrap fio invalidates the page cache of the whole
 # device (BLKFLSBUF), a stall of about 300 ms in this guest that also drops
 # the other readers' read-ahead.  1 GiB holds one reader at 300 MiB/s and
-# each of 8 readers' 123 MiB slices for the ramp and the run, and costs
+# each of 8 readers' 123 MiB slices for the 4 s ramp and the 3 s run up to
+# 140 MiB/s in all (every array but 2ram, whose readers do wrap), and costs
 # memory only where written (null_blk allocates on write; a write run
 # rewrites its slices' starts).  The seek legs are 1 GiB too: the seek
 # model's times and zones are fractions of its capacity (sqrt(distance /

@@ -1257,8 +1257,9 @@ class Report:
                  "run without the ramp charges it to the policy (docs/policies-beyond.md, \"8 readers "
                  "in the guest\").",
                  "- The 8 readers each read a slice of 12% of the array (the seed read 10 GiB files): "
-                 "123 MiB, which no reader comes to the end of within a run (there fio would flush the "
-                 "device's page cache, the other readers' read-ahead too).",
+                 "123 MiB, which no reader comes to the end of within a run up to 140 MiB/s in all (there "
+                 "fio would flush the device's page cache, the other readers' read-ahead too); on 2ram "
+                 "(40 to 50 MiB/s a reader) they do wrap.",
                  "- `pid` routes by thread id: which leg a job gets is luck, as in btrfs.",
                  "- The nbd round trip of the guest is part of every `hdd-seek` request (see "
                  "Calibration); `hdd-seek` arrays are slower than the model alone, and much slower when "
