@@ -41,10 +41,12 @@
  * time per read it has completed while busy, counted over windows of
  * decay_ms / 16 (ad_pace()).  Service times can say a leg is quick while
  * its queue grows (a token bucket passes reads in bursts; a device may
- * queue inside); completions per second cannot.  For a small read, a pace
- * set 2 decay_ms before the line's newest sample does not count: small
- * reads sent in bursts never keep a leg busy for a window, and it would
- * keep the pace of the 1 MiB reads it served last (ad_small_pace()).
+ * queue inside); completions per second cannot.  Windows of mostly small
+ * and of mostly large reads keep a pace each, and a small read's pace
+ * counts for 2 decay_ms after it was set: small reads sent in bursts, or
+ * too few of them to keep the leg busy, close no window, and an old pace
+ * would call the leg saturated with too few reads in flight ever to learn
+ * otherwise (ad_small_pace()).
  *
  * On a rotational leg the cost is scaled by how far the read is from
  * the end of the leg's last read (about the square root of the distance
@@ -211,6 +213,9 @@ enum {
 	AD_NR_CLASSES
 };
 
+/* Paces of windows of mostly small, and of mostly large reads */
+enum { AD_PACE_SMALL, AD_PACE_LARGE, AD_NR_PACES };
+
 /* Every field READ_ONCE/WRITE_ONCE, but queued. */
 struct ad_leg {
 	/* the model, read by every select: serial(b) = cost + b * rate */
@@ -237,9 +242,10 @@ struct ad_leg {
 	sector_t tail;		/* end of the last read sent */
 	/* the pace of a busy leg, whatever the line says: see ad_pace() */
 	u64 done;		/* reads completed since done_stamp */
+	u64 done_large;		/* of which large ones */
 	u64 done_stamp;		/* 0: not busy */
-	u64 per_read;		/* ns per read completed while busy */
-	u64 pace_stamp;		/* when per_read was last set */
+	u64 per_read[AD_NR_PACES];	/* ns per read completed while busy */
+	u64 pace_stamp[AD_NR_PACES];	/* when per_read was last set */
 };
 
 struct ad_ctx {
@@ -512,19 +518,21 @@ static void ad_fit(struct ad_leg *l, const struct rb_leg *leg, u64 stale)
 }
 
 /*
- * The leg's pace for a small read: none if it was set more than
- * AD_RUN_STALE decay_ms before the serial line's newest sample.  A leg
- * whose submitter now sends small reads in bursts is never busy for a whole
- * pace window, and would keep the pace of the 1 MiB reads it served last.
+ * The leg's pace for a small read at @now: none if it was set more than
+ * AD_RUN_STALE decay_ms ago.  A leg whose submitter now sends small reads
+ * in bursts, or that holds too few of them to stay busy, closes no pace
+ * window, and would keep the pace of the 1 MiB reads it served last: that
+ * pace (7 ms a read on a null_blk hdd) called it saturated at two small
+ * reads, so it never held enough to learn otherwise.
  */
-static u64 ad_small_pace(struct ad_ctx *ctx, const struct ad_leg *l)
+static u64 ad_small_pace(struct ad_ctx *ctx, const struct ad_leg *l, u64 now)
 {
 	u64 stale = (u64)ad_knob(ctx, AD_DECAY_MS) * AD_NS_PER_MS *
 		    AD_RUN_STALE;
 
-	if ((s64)(ad_line_stamp(l) - READ_ONCE(l->pace_stamp)) > (s64)stale)
+	if ((s64)(now - READ_ONCE(l->pace_stamp[AD_PACE_SMALL])) > (s64)stale)
 		return 0;
-	return READ_ONCE(l->per_read);
+	return READ_ONCE(l->per_read[AD_PACE_SMALL]);
 }
 
 /* Has the leg completed a read yet? */
@@ -638,8 +646,8 @@ static u64 ad_expect(struct ad_ctx *ctx, struct rb_leg *leg,
 	 * while its queue grows.
 	 */
 	backlog = ad_max_u64(backlog, (n * (io->sectors > AD_SMALL_SECTORS ?
-					    READ_ONCE(l->per_read) :
-					    ad_small_pace(ctx, l))) >>
+					    READ_ONCE(l->per_read[AD_PACE_LARGE]) :
+					    ad_small_pace(ctx, l, io->start_ns))) >>
 				      AD_PACE_SHIFT);
 	serial = (rate * sectors) >> AD_K_SHIFT;
 	/* as many reads in flight as the leg serves beside each other */
@@ -797,10 +805,11 @@ static unsigned int ad_nearest(struct ad_ctx *ctx, struct rb_set *set,
  * old), its idle line, and its pace while busy unless that is stale
  * (ad_small_pace()).
  */
-static u64 ad_busy(struct ad_ctx *ctx, const struct ad_leg *l, u64 sectors)
+static u64 ad_busy(struct ad_ctx *ctx, const struct ad_leg *l, u64 sectors,
+		   u64 now)
 {
 	u64 busy = ad_min_u64(ad_serial(l, sectors), ad_idle_ns(l, sectors));
-	u64 pace = ad_small_pace(ctx, l);
+	u64 pace = ad_small_pace(ctx, l, now);
 
 	return pace ? ad_min_u64(busy, pace) : busy;
 }
@@ -820,7 +829,8 @@ static u64 ad_worth(struct ad_ctx *ctx, struct rb_set *set,
 		if (rb_leg_eligible(io, i) && set->legs[i].nonrot &&
 		    ad_measured(&ctx->leg[i]))
 			quick = ad_min_u64(quick, ad_busy(ctx, &ctx->leg[i],
-							  io->sectors));
+							  io->sectors,
+							  io->start_ns));
 	return quick << AD_WORTH_SHIFT;
 }
 
@@ -882,7 +892,8 @@ static unsigned int ad_choose(struct ad_ctx *ctx, struct rb_set *set,
 		/* a disk 64 times slower than the quickest flash: no room */
 		room = !seq && !saturated &&
 		       (leg->nonrot || !ad_measured(&ctx->leg[i]) ||
-			ad_busy(ctx, &ctx->leg[i], n) <= worth);
+			ad_busy(ctx, &ctx->leg[i], n,
+				io->start_ns) <= worth);
 		if ((room && !best_room) || (room == best_room && e < best_e)) {
 			best = i;
 			best_e = e;
@@ -1028,7 +1039,7 @@ static bool ad_others_dry(struct ad_ctx *ctx, struct rb_set *set,
 	n = ad_min_u64(n, AD_MAX_SECTORS);
 	if (n <= room)
 		return false;
-	wait = ad_max_u64(wait, READ_ONCE(l->per_read)) *
+	wait = ad_max_u64(wait, READ_ONCE(l->per_read[AD_PACE_LARGE])) *
 	       div_u64(n - room + max - 1, (u32)max);
 	for (i = 0; i < set->nr_legs; i++) {
 		if (i == k || !rb_leg_eligible(io, i))
@@ -1235,15 +1246,18 @@ static void ad_start_io(struct rb_policy *p, struct rb_leg *leg,
  * The leg's pace while busy: reads completed over windows of decay_ms / 16
  * in which more reads or writes stayed queued, a moving average of ns per
  * read (a leg that takes one read at a time beside writes still learns).  It
- * counts completions, not service times, so bursts do not fool it.
+ * counts completions, not service times, so bursts do not fool it.  Windows
+ * of mostly small reads and of mostly large ones keep a pace each: a small
+ * read's pace is not a 1 MiB read's.
  */
 static void ad_pace(struct ad_ctx *ctx, struct ad_leg *l,
-		    const struct rb_leg *leg, u64 now)
+		    const struct rb_leg *leg, u64 now, bool large)
 {
 	u64 window = (u64)ad_knob(ctx, AD_DECAY_MS) * AD_NS_PER_MS >>
 		     AD_PACE_WINDOW_SHIFT;
 	u64 st = READ_ONCE(l->done_stamp), d = READ_ONCE(l->done) + 1;
-	u64 per, old;
+	u64 dl = READ_ONCE(l->done_large) + large, per, old;
+	unsigned int k;
 
 	if (atomic_read(&leg->inflight) + atomic_read(&leg->writes) <= 1) {
 		WRITE_ONCE(l->done_stamp, 0);	/* idle: a new window */
@@ -1252,18 +1266,22 @@ static void ad_pace(struct ad_ctx *ctx, struct ad_leg *l,
 	/* a completion stamped before the window began (another CPU) is in it */
 	if (st && (s64)(now - st) < (s64)window) {
 		WRITE_ONCE(l->done, d);
+		WRITE_ONCE(l->done_large, dl);
 		return;
 	}
 	if (st && d > 1) {
+		k = dl * 2 > d ? AD_PACE_LARGE : AD_PACE_SMALL;
 		per = div_u64(ad_min_u64(now - st, AD_MAX_NS),
 			      (u32)ad_min_u64(d, U32_MAX));
-		old = READ_ONCE(l->per_read);
-		WRITE_ONCE(l->per_read, old ? ad_ewma(old, per, AD_W_ONE >>
-						      AD_PACE_SHIFT_W) : per);
-		WRITE_ONCE(l->pace_stamp, now);
+		old = READ_ONCE(l->per_read[k]);
+		WRITE_ONCE(l->per_read[k], old ? ad_ewma(old, per, AD_W_ONE >>
+							 AD_PACE_SHIFT_W) :
+						 per);
+		WRITE_ONCE(l->pace_stamp[k], now);
 	}
 	WRITE_ONCE(l->done_stamp, now);
 	WRITE_ONCE(l->done, 0);
+	WRITE_ONCE(l->done_large, 0);
 }
 
 static void ad_end_io(struct rb_policy *p, struct rb_leg *leg,
@@ -1281,7 +1299,7 @@ static void ad_end_io(struct rb_policy *p, struct rb_leg *leg,
 	if (!leg->nonrot && ad_take_run(l, io->sector + 1))
 		cls = AD_RUN;
 	atomic64_fetch_add(-(s64)io->sectors, &l->queued);
-	ad_pace(ctx, l, leg, now);
+	ad_pace(ctx, l, leg, now, large);
 	WRITE_ONCE(l->last_finish, now);
 	if (READ_ONCE(l->solo) == io->sector + 1) {
 		WRITE_ONCE(l->solo, 0);
