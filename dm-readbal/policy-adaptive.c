@@ -86,7 +86,8 @@
  *    times its own 4 KiB read time if that is sooner, gets the next read
  *    (4 KiB of it), so that a leg that was slow is measured again.
  *  - chunk: a large read is split, and the core routes the rest on its
- *    own (dm resubmits it once this part is submitted).  The part goes to
+ *    own (dm resubmits it once this part is submitted); a small one is
+ *    left whole to select(), which keeps it off full queues.  The part goes to
  *    the leg that can start first, and is that leg's share of the read so
  *    that every leg given a part is done with it at the same time
  *    (water-filling over each leg's E of nothing more and its rate); at
@@ -1102,6 +1103,14 @@ static unsigned int ad_chunk(struct rb_policy *p, const struct rb_io *io)
 	u64 n, share, room;
 	int cont;
 
+	/*
+	 * A small read is not split, and select() chooses its leg: the
+	 * whole-read rule below is for many readers' large reads, and would
+	 * send a small one to a leg whose queue is full, where the submitter
+	 * waits for a tag (a null_blk hdd's 4 beside an ssd at QD32).
+	 */
+	if (io->sectors <= AD_SMALL_SECTORS && !ad_is_rest(ctx, io))
+		return io->sectors;
 	leg = ad_choose(ctx, set, io, true, &n, &spare, &cont);
 	l = &set->legs[leg];
 	if (!ad_knob(ctx, l->nonrot ? AD_FLASH_CHUNK_KB : AD_ROT_CHUNK_KB)) {

@@ -852,6 +852,38 @@ static void test_nearest_saturated(void **state)
 	rbt_teardown(&t);
 }
 
+/*
+ * QD32 on 2 hdds + ssd, every leg saturated and holding two reads or more:
+ * a small random read still stays off a full queue, where its submitter
+ * would wait for a tag.  chunk() once sent it to the leg that would end it
+ * first (the whole-read rule of many readers), a null_blk hdd whose 4
+ * reads all end at once, so its line calls a 5th quick.
+ */
+static void test_small_full_queue(void **state)
+{
+	struct rbt t;
+	unsigned int i, part;
+
+	setup(&t, 3, 0x4);
+	assert_int_equal(knob_set(&t, "probe_ms", "0"), 0);
+	model(&t, 0, 0, 2, 2 * MS);
+	model(&t, 1, 0, 2, 2 * MS);
+	model(&t, 2, 40 * US, 1, 300 * US);
+	t.legs[0].queue_depth = 4;
+	t.legs[1].queue_depth = 4;
+	for (i = 0; i < 4; i++) {
+		start(&t, 0, 1000 * i, 8);
+		start(&t, 1, 100000 + 1000 * i, 8);
+	}
+	/* 60 on the ssd: 2.7 ms to go there, 2 ms on a full hdd */
+	for (i = 0; i < 60; i++)
+		start(&t, 2, 200000 + 1000 * i, 8);
+	assert_int_equal(route(&t, 777777, 8, 0x7, &part), 2);
+	assert_int_equal(part, 8);
+	rbt_teardown(&t);
+	(void)state;
+}
+
 /* select without chunk (a retry), or chunk's choice for another read. */
 static void test_pick(void **state)
 {
@@ -1178,6 +1210,7 @@ int main(void)
 		cmocka_unit_test(test_deep),
 		cmocka_unit_test(test_writes),
 		cmocka_unit_test(test_nearest_saturated),
+		cmocka_unit_test(test_small_full_queue),
 		cmocka_unit_test(test_pick),
 		cmocka_unit_test(test_probe),
 		cmocka_unit_test(test_outlier),
