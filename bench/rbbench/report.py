@@ -304,7 +304,9 @@ class Report:
             "every 100 ms); a `*` marks runs above 80%: CPU-bound, the guest rather than the disks "
             "set the figure. The host is shared, so guest CPU time includes time the vCPU thread "
             "waited for the host. *legs %* is each leg's share of the read sectors "
-            "(/sys/block/*/stat over the same window). Profiles and workloads carry rbsim's preset "
+            "(/sys/block/*/stat over the same window); *read / got* is what the legs read for "
+            "each byte fio read over that window: above 1, read-ahead dropped before use or "
+            "read twice; below 1, page cache hits. Profiles and workloads carry rbsim's preset "
             "names (docs/simulator.md); the CSV at the end has rbsim's `--csv` columns.", "")
         if self.res.errors:
             self.out("Problems during the run:", "")
@@ -816,10 +818,11 @@ class Report:
                                  "/".join(f"{x:.0f}" for x in share) if share and not c.startswith("leg:")
                                  else "-",
                                  "" if c.startswith("leg:") else ratio(m.share(p, w, c)),
+                                 ratio(r.get("legs_read_ratio")),
                                  num(r.get("cpu_busy_pct")) + ("*" if r.get("cpu_bound") else ""),
                                  r.get("problem", "")])
                 self.out(*md_table(["configuration", unit, "p50 us", "p99 us", "legs %", "share",
-                                    "CPU %", "note"], rows, "lrrrrrrl"), "")
+                                    "read / got", "CPU %", "note"], rows, "lrrrrrrrl"), "")
             self.out("</details>", "")
             if w == "seqread-1job" or w == "seqread-8job":
                 self.seed000_layout(w)

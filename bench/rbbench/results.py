@@ -270,6 +270,21 @@ class Results:
                     logs.append(parse_bwlog(f.read()))
         return logs
 
+    def _legs_read_ratio(self, win, legs, bw_kib):
+        """The legs' read rate over the job's window (counters interpolated
+        to its ends) over fio's read rate: above 1, read-ahead dropped
+        before use or read twice; below 1, page cache hits.  Rates, not
+        bytes: the window and fio's runtime differ by up to an interval.
+        None without reads."""
+        if not bw_kib or not legs:
+            return None
+        try:
+            d = window_delta(self.samples, *win, interpolate=True)
+        except ValueError:
+            return None
+        read = 512 * sum(d["dev"].get(k, {}).get("r_sectors", 0) for k in legs)
+        return read / d["secs"] / (bw_kib * 1024) if d["secs"] > 0 else None
+
     def _join(self, rec):
         rec = dict(rec)
         if rec.get("skipped"):
@@ -317,6 +332,7 @@ class Results:
         rs = [d["dev"].get(k, {}).get("r_sectors", 0) for k in legs]
         tot = sum(rs)
         rec["leg_share"] = [100.0 * x / tot for x in rs] if tot else None
+        rec["legs_read_ratio"] = self._legs_read_ratio(win, legs, m["read"]["bw_kib"])
         ios = m["read"]["ios"] + m["write"]["ios"]
         # CPU time per I/O over the measured window: fio's I/Os (after ramp)
         rec["cpu_us_per_io"] = 1e6 * d["cpu_busy_s"] / ios if ios else None

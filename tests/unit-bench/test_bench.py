@@ -209,6 +209,12 @@ class Captured(unittest.TestCase):
         r = self.m.get(PROFILE, "randrw-70", "leg:1")
         self.assertEqual([round(x) for x in r["leg_share"]], [0, 100])
 
+    def test_legs_read_ratio(self):
+        # direct I/O: the legs read what fio read (within the window's error)
+        r = self.m.get(PROFILE, "randrw-70", "rb:pid")
+        self.assertAlmostEqual(r["legs_read_ratio"], 1.0, delta=0.05)
+        self.assertIsNone(self.m.get(PROFILE, "seqwrite-1280k", "rb:pid")["legs_read_ratio"])
+
     def test_write_amplification(self):
         r = [x for x in self.res.runs if x.get("section") == "seed004"][0]
         self.assertEqual(r["run_legs_w_sectors"], 2 * r["run_top_w_sectors"])
