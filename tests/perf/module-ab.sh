@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# vm-timeout: 2400
+# A/B of dm-readbal builds in one guest boot: each round loads each module
+# in turn, and on a fresh device per profile runs 8 buffered sequential
+# readers, 4 KiB random reads at QD1, then at QD32 (the benchmark's order),
+# printing IOPS or MiB/s and each leg's share of the reads.  Interleaving
+# the modules round by round puts a host stall on both sides: on this TCG
+# guest one run's figures move by 25%, so a single before/after pair says
+# little.  Legs: the benchmark's kinds, rates and sizes (bench/rbbench),
+# hdd-seek ones with the benchmark's default seek filter settings.
+#
+# The guest gets no environment: the settings are in RESULTS/ab.conf
+# (shell), where RESULTS is the results dir given to tests/vm/run:
+#   KOS="/path/before.ko /path/after.ko"   required
+#   ROUNDS=3  PROFILES="2hdd+ssd ssd+nvme"  POLICY=adaptive  RUNTIME=3
+# e.g.
+#   mkdir /tmp/ab && echo 'KOS="/tmp/old.ko /tmp/new.ko"' > /tmp/ab/ab.conf
+#   RB_RESULTS_DIR=/tmp/ab tests/vm/run tests/perf/module-ab.sh
+# The lines go to the script's log (/tmp/ab/logs/) and to ab.txt there.
+set -euo pipefail
+source tests/lib/common.sh
+source tests/lib/disks.sh
+source tests/lib/readbal.sh
+source bench/guest/seekdisk.sh
+: "${RB_SEEK_ARGS:=seek-full=6000 seek-outer=20 seek-inner=10 seek-ra=1M seek-segment=1M}"
+
+conf=$RB_RESULTS/ab.conf
+[ -r "$conf" ] || { echo "module-ab: no $conf (see the header)" >&2 && exit 2; }
+KOS='' ROUNDS=3 PROFILES='2hdd+ssd ssd+nvme' POLICY=adaptive RUNTIME=3
+# shellcheck source=/dev/null
+source "$conf"
+read -ra kos <<<"$KOS"
+((${#kos[@]})) || { echo "module-ab: KOS is empty in $conf" >&2 && exit 2; }
+out=$RB_RESULTS/ab.txt
+: >"$out"
+
+# "kind:mbps ..." for a profile, from the benchmark's own tables
+legs_of() {
+	python3 - "$1" <<'EOF'
+import sys
+sys.path.insert(0, "bench")
+from rbbench import plan
+kinds = plan.profile_kinds(sys.argv[1])
+print(" ".join(f"{k}:{plan.LEG_MBPS.get(k, 0)}" for k in kinds))
+EOF
+}
+
+reads() { dmsetup status ab | awk '{ for (i = 0; i < $4; i++) printf "%s ", $(9 + 11 * i) }'; }
+
+# the share of each leg, in %, of the reads between two reads() lines
+shares() {
+	awk -v a="$1" -v b="$2" 'BEGIN {
+		n = split(a, x); split(b, y); t = 0
+		for (i = 1; i <= n; i++) t += y[i] - x[i]
+		for (i = 1; i <= n; i++)
+			printf "%d%s", t ? 100 * (y[i] - x[i]) / t + 0.5 : 0, i < n ? "/" : ""
+	}'
+}
+
+# fio's read figure: MiB/s for the sequential job, IOPS for the others
+run_fio() { # WHAT fio-args...
+	local what=$1
+	shift
+	fio --name="$what" --filename=/dev/mapper/ab --output-format=json \
+		--time_based --runtime="$RUNTIME" "$@" >/tmp/ab.json
+	python3 -c 'import json, sys
+j = json.load(open("/tmp/ab.json"))["jobs"]
+r = sum(x["read"]["bw"] for x in j) / 1024 if sys.argv[1] == "seq8" else sum(x["read"]["iops"] for x in j)
+print("%.1f MiB/s" % r if sys.argv[1] == "seq8" else "%.0f IOPS" % r)' "$what"
+}
+
+one() { # ROUND KO PROFILE
+	local legs=() kl n=0 dev a b what fig
+	for kl in $(legs_of "$3"); do
+		if [ "${kl%%:*}" = hdd-seek ]; then
+			dev=$(rb_seek_disk "ab$n" size=1024)
+		else
+			dev=$(rb_disk "ab$n" "${kl%%:*}" size=1024 mbps="${kl#*:}")
+		fi
+		legs+=("$dev")
+		n=$((n + 1))
+	done
+	dm_create ab "$(rb_table "$(rb_sectors "${legs[0]}")" "$POLICY" "" "${legs[@]}")"
+	for what in seq8 qd1 qd32; do
+		a=$(reads)
+		case $what in
+		seq8) fig=$(run_fio seq8 --rw=read --bs=1M --numjobs=8 --size=28M \
+			--offset_increment=28M --ioengine=psync --invalidate=1) ;;
+		qd1) fig=$(run_fio qd1 --rw=randread --bs=4k --direct=1 --ioengine=psync) ;;
+		qd32) fig=$(run_fio qd32 --rw=randread --bs=4k --direct=1 \
+			--ioengine=libaio --iodepth=32) ;;
+		esac
+		b=$(reads)
+		echo "round $1 $2 $3 $POLICY $what $fig legs $(shares "$a" "$b")" | tee -a "$out"
+	done
+	dm_remove ab
+	rb_disks_rm_all
+	rb_seek_disks_rm_all
+}
+
+for r in $(seq 1 "$ROUNDS"); do
+	for ko in "${kos[@]}"; do
+		rmmod dm_readbal 2>/dev/null || true
+		insmod "$ko" || { echo "module-ab: insmod $ko failed" >&2 && exit 1; }
+		for p in $PROFILES; do
+			one "$r" "$ko" "$p"
+		done
+	done
+done
