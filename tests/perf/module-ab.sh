@@ -12,7 +12,8 @@
 # The guest gets no environment: the settings are in RESULTS/ab.conf
 # (shell), where RESULTS is the results dir given to tests/vm/run:
 #   KOS="/path/before.ko /path/after.ko"   required
-#   ROUNDS=3  PROFILES="2hdd+ssd ssd+nvme"  POLICY=adaptive  RUNTIME=3
+#   ROUNDS=3  PROFILES="2hdd+ssd ssd+nvme"  POLICIES=adaptive  RUNTIME=3
+# (POLICIES="adaptive zfs" also puts policies side by side, each round)
 # e.g.
 #   mkdir /tmp/ab && echo 'KOS="/tmp/old.ko /tmp/new.ko"' > /tmp/ab/ab.conf
 #   RB_RESULTS_DIR=/tmp/ab tests/vm/run tests/perf/module-ab.sh
@@ -26,7 +27,7 @@ source bench/guest/seekdisk.sh
 
 conf=$RB_RESULTS/ab.conf
 [ -r "$conf" ] || { echo "module-ab: no $conf (see the header)" >&2 && exit 2; }
-KOS='' ROUNDS=3 PROFILES='2hdd+ssd ssd+nvme' POLICY=adaptive RUNTIME=3
+KOS='' ROUNDS=3 PROFILES='2hdd+ssd ssd+nvme' POLICIES=adaptive RUNTIME=3
 # shellcheck source=/dev/null
 source "$conf"
 read -ra kos <<<"$KOS"
@@ -69,7 +70,7 @@ r = sum(x["read"]["bw"] for x in j) / 1024 if sys.argv[1] == "seq8" else sum(x["
 print("%.1f MiB/s" % r if sys.argv[1] == "seq8" else "%.0f IOPS" % r)' "$what"
 }
 
-one() { # ROUND KO PROFILE
+one() { # ROUND KO PROFILE POLICY
 	local legs=() kl n=0 dev a b what fig
 	for kl in $(legs_of "$3"); do
 		if [ "${kl%%:*}" = hdd-seek ]; then
@@ -80,7 +81,7 @@ one() { # ROUND KO PROFILE
 		legs+=("$dev")
 		n=$((n + 1))
 	done
-	dm_create ab "$(rb_table "$(rb_sectors "${legs[0]}")" "$POLICY" "" "${legs[@]}")"
+	dm_create ab "$(rb_table "$(rb_sectors "${legs[0]}")" "$4" "" "${legs[@]}")"
 	for what in seq8 qd1 qd32; do
 		a=$(reads)
 		case $what in
@@ -91,7 +92,7 @@ one() { # ROUND KO PROFILE
 			--ioengine=libaio --iodepth=32) ;;
 		esac
 		b=$(reads)
-		echo "round $1 $2 $3 $POLICY $what $fig legs $(shares "$a" "$b")" | tee -a "$out"
+		echo "round $1 $2 $3 $4 $what $fig legs $(shares "$a" "$b")" | tee -a "$out"
 	done
 	dm_remove ab
 	rb_disks_rm_all
@@ -103,7 +104,9 @@ for r in $(seq 1 "$ROUNDS"); do
 		rmmod dm_readbal 2>/dev/null || true
 		insmod "$ko" || { echo "module-ab: insmod $ko failed" >&2 && exit 1; }
 		for p in $PROFILES; do
-			one "$r" "$ko" "$p"
+			for pol in $POLICIES; do
+				one "$r" "$ko" "$p" "$pol"
+			done
 		done
 	done
 done
