@@ -484,8 +484,9 @@ static bool ad_run_stale(const struct ad_leg *l, u64 stale)
  * serial(b) = cost + b * rate through the serial times of small and large
  * reads, idle(b) through the service times of reads that found the leg
  * idle (large ones only: proportional, optimistic for small reads, which
- * then get measured), and the rate of reads that go on from their stream
- * unless it is stale (@stale, ad_run_stale()); and how long an idle leg
+ * then get measured), each without its large reads once they are @stale
+ * beside the small ones (idle(b): on flash), and the rate of reads that go on from their
+ * stream unless it is stale (ad_run_stale()); and how long an idle leg
  * waits for a probe.
  */
 static void ad_fit(struct ad_leg *l, const struct rb_leg *leg, u64 stale)
@@ -506,8 +507,20 @@ static void ad_fit(struct ad_leg *l, const struct rb_leg *leg, u64 stale)
 	WRITE_ONCE(l->cost, ad_line(&l->cls[AD_SMALL], large, &rate));
 	WRITE_ONCE(l->rate, rate);
 	idle_rate = rate;
-	WRITE_ONCE(l->idle, ad_line(&l->cls[AD_IDLE_SMALL],
-				    &l->cls[AD_IDLE_LARGE], &idle_rate));
+	/*
+	 * The same for a flash leg's idle line, which is what an idle flash
+	 * leg is charged (ad_expect()): a null_blk nvme's large reads that
+	 * found it idle under 8 readers waited for its token bucket (128 KiB
+	 * in 15 ms), and through that point a 4 KiB read at QD1 would cost
+	 * 470 us where it takes 150: every read would go to a slower ssd.
+	 */
+	large = &l->cls[AD_IDLE_LARGE];
+	if (stale && leg->nonrot &&
+	    (s64)(READ_ONCE(l->cls[AD_IDLE_SMALL].stamp) -
+		  READ_ONCE(large->stamp)) > (s64)stale)
+		large = &none;
+	WRITE_ONCE(l->idle, ad_line(&l->cls[AD_IDLE_SMALL], large,
+				    &idle_rate));
 	WRITE_ONCE(l->idle_rate, idle_rate);
 	if (!ad_run_stale(l, stale))
 		ad_line(&l->cls[AD_RUN], &l->cls[AD_RUN], &run_rate);

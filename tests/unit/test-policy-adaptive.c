@@ -853,6 +853,46 @@ static void test_nearest_saturated(void **state)
 }
 
 /*
+ * The idle line forgets large reads that stopped long before the small
+ * ones, as the serial line does.  Guest trace, ssd+nvme: after 8 readers,
+ * the null_blk nvme's 128 KiB reads that had found it idle had waited 15 ms
+ * for its token bucket; through that point its 4 KiB reads at QD1 cost
+ * 470 us where they took 100 to 300, and the ssd (320 us) got them all.
+ */
+static void test_stale_idle_large(void **state)
+{
+	struct rbt t;
+	struct ad_ctx *ctx;
+	struct ad_leg *l;
+	struct rb_io io = rd(12345, 8, 0x3);
+	u64 decay, now = 10 * 1000 * MS;
+	bool sat;
+
+	setup(&t, 2, 0x3);
+	ctx = actx(&t);
+	decay = (u64)ad_knob(ctx, AD_DECAY_MS) * MS;
+	l = aleg(&t, 1);
+	set_class(l, AD_IDLE_LARGE, 256, 15 * MS);
+	l->cls[AD_IDLE_LARGE].stamp = now;
+	l->measured = true;
+	ad_learn(ctx, l, &t.legs[1], AD_IDLE_SMALL, 8, 150 * US,
+		 now + decay / 2);
+	assert_true(ad_idle_ns(l, 8) > 400 * US);	/* through the old point */
+	/* 3 decay_ms on, only small reads found it idle: their own line */
+	ad_learn(ctx, l, &t.legs[1], AD_IDLE_SMALL, 8, 150 * US, now + 3 * decay);
+	assert_true(ad_idle_ns(l, 8) <= 150 * US);
+	io.start_ns = now + 3 * decay;
+	assert_true(ad_expect(ctx, &t.legs[1], &io, 8, false, &sat) <=
+		    150 * US);
+	/* a large read that finds it idle again brings its point back */
+	ad_learn(ctx, l, &t.legs[1], AD_IDLE_LARGE, 256, 15 * MS,
+		 now + 3 * decay + decay / 2);
+	assert_true(ad_idle_ns(l, 8) > 400 * US);
+	rbt_teardown(&t);
+	(void)state;
+}
+
+/*
  * QD32 on 2 hdds + ssd, every leg saturated and holding two reads or more:
  * a small random read still stays off a full queue, where its submitter
  * would wait for a tag.  chunk() once sent it to the leg that would end it
@@ -1205,6 +1245,7 @@ int main(void)
 		cmocka_unit_test(test_rotational_stickiness),
 		cmocka_unit_test(test_stale_run),
 		cmocka_unit_test(test_stale_large),
+		cmocka_unit_test(test_stale_idle_large),
 		cmocka_unit_test(test_seek_distance),
 		cmocka_unit_test(test_chunk),
 		cmocka_unit_test(test_deep),
