@@ -481,45 +481,52 @@ static bool ad_run_stale(const struct ad_leg *l, u64 stale)
 }
 
 /*
+ * Class @large of @l, or none if its samples stopped more than @stale ns
+ * (0: never) before those of class @small: through a point that old a line
+ * would charge a small read the slope of a past workload (after 1 MiB
+ * reads, 4 KiB at 0.35 ms on an ssd that now takes 0.15).
+ */
+static const struct ad_class *ad_fresh_large(const struct ad_leg *l,
+					     unsigned int small,
+					     unsigned int large, u64 stale)
+{
+	static const struct ad_class none;
+
+	if (stale && (s64)(READ_ONCE(l->cls[small].stamp) -
+			   READ_ONCE(l->cls[large].stamp)) > (s64)stale)
+		return &none;
+	return &l->cls[large];
+}
+
+/*
  * serial(b) = cost + b * rate through the serial times of small and large
  * reads, idle(b) through the service times of reads that found the leg
  * idle (large ones only: proportional, optimistic for small reads, which
  * then get measured), each without its large reads once they are @stale
- * beside the small ones (idle(b): on flash), and the rate of reads that go on from their
- * stream unless it is stale (ad_run_stale()); and how long an idle leg
- * waits for a probe.
+ * beside the small ones (ad_fresh_large(); idle(b) on flash only), and
+ * the rate of reads that go on from their stream unless it is stale
+ * (ad_run_stale()); and how long an idle leg waits for a probe.
  */
 static void ad_fit(struct ad_leg *l, const struct rb_leg *leg, u64 stale)
 {
 	u64 rate = ad_default_rate(leg), idle_rate, run_rate = 0;
-	const struct ad_class *large = &l->cls[AD_LARGE];
-	static const struct ad_class none;
 
-	/*
-	 * Large reads that stopped long before the small ones: through a
-	 * point that old the line would charge a small read the slope of a
-	 * past workload (after 1 MiB reads, 4 KiB at 0.35 ms on an ssd that
-	 * now takes 0.15).
-	 */
-	if (stale && (s64)(READ_ONCE(l->cls[AD_SMALL].stamp) -
-			   READ_ONCE(large->stamp)) > (s64)stale)
-		large = &none;
-	WRITE_ONCE(l->cost, ad_line(&l->cls[AD_SMALL], large, &rate));
+	WRITE_ONCE(l->cost, ad_line(&l->cls[AD_SMALL],
+				    ad_fresh_large(l, AD_SMALL, AD_LARGE,
+						   stale), &rate));
 	WRITE_ONCE(l->rate, rate);
 	idle_rate = rate;
 	/*
-	 * The same for a flash leg's idle line, which is what an idle flash
-	 * leg is charged (ad_expect()): a null_blk nvme's large reads that
-	 * found it idle under 8 readers waited for its token bucket (128 KiB
-	 * in 15 ms), and through that point a 4 KiB read at QD1 would cost
-	 * 470 us where it takes 150: every read would go to a slower ssd.
+	 * A flash leg's idle line is what an idle flash leg is charged
+	 * (ad_expect()): a null_blk nvme's large reads that found it idle
+	 * under 8 readers waited for its token bucket (128 KiB in 15 ms), and
+	 * through that point a 4 KiB read at QD1 would cost 470 us where it
+	 * takes 150: every read would go to a slower ssd.
 	 */
-	large = &l->cls[AD_IDLE_LARGE];
-	if (stale && leg->nonrot &&
-	    (s64)(READ_ONCE(l->cls[AD_IDLE_SMALL].stamp) -
-		  READ_ONCE(large->stamp)) > (s64)stale)
-		large = &none;
-	WRITE_ONCE(l->idle, ad_line(&l->cls[AD_IDLE_SMALL], large,
+	WRITE_ONCE(l->idle, ad_line(&l->cls[AD_IDLE_SMALL],
+				    ad_fresh_large(l, AD_IDLE_SMALL,
+						   AD_IDLE_LARGE,
+						   leg->nonrot ? stale : 0),
 				    &idle_rate));
 	WRITE_ONCE(l->idle_rate, idle_rate);
 	if (!ad_run_stale(l, stale))
