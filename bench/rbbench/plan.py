@@ -33,6 +33,10 @@ PROFILES = {
 # queue depth stay the profiles'; ram stays uncapped (CPU-bound by design).
 LEG_MBPS = {"hdd": 13, "ssd": 38, "nvme": 63, "remote": 19}
 
+# The hdd-seek legs' seek filter settings: the calibration of
+# docs/benchmarks.md (Calibration); RB_SEEK_ARGS overrides them.
+SEEK_ARGS = "seek-full=6000 seek-outer=20 seek-inner=10 seek-ra=1M seek-segment=1M"
+
 # dm-linear goes on the fastest leg (first of equals); the device policy
 # prefers it too, as the seed's "read_preferred" SSD.
 KIND_RANK = {"ram": 5, "nvme": 4, "ssd": 3, "remote": 2, "hdd": 1, "hdd-seek": 0}

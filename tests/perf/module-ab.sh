@@ -23,7 +23,7 @@ source tests/lib/common.sh
 source tests/lib/disks.sh
 source tests/lib/readbal.sh
 source bench/guest/seekdisk.sh
-: "${RB_SEEK_ARGS:=seek-full=6000 seek-outer=20 seek-inner=10 seek-ra=1M seek-segment=1M}"
+: "${RB_SEEK_ARGS:=$(python3 -c 'import sys; sys.path.insert(0, "bench"); from rbbench import plan; print(plan.SEEK_ARGS)')}"
 
 conf=$RB_RESULTS/ab.conf
 [ -r "$conf" ] || { echo "module-ab: no $conf (see the header)" >&2 && exit 2; }
@@ -46,7 +46,8 @@ print(" ".join(f"{k}:{plan.LEG_MBPS.get(k, 0)}" for k in kinds))
 EOF
 }
 
-reads() { dmsetup status ab | awk '{ for (i = 0; i < $4; i++) printf "%s ", $(9 + 11 * i) }'; }
+# each leg's reads: field 3 of each leg's $5 (docs/readbal.rst, Status)
+reads() { dmsetup status ab | awk '{ for (i = 0; i < $4; i++) printf "%s ", $(9 + $5 * i) }'; }
 
 # the share of each leg, in %, of the reads between two reads() lines
 shares() {
