@@ -481,21 +481,19 @@ static bool ad_run_stale(const struct ad_leg *l, u64 stale)
 }
 
 /*
- * Class @large of @l, or none if its samples stopped more than @stale ns
- * (0: never) before those of class @small: through a point that old a line
- * would charge a small read the slope of a past workload (after 1 MiB
- * reads, 4 KiB at 0.35 ms on an ssd that now takes 0.15).
+ * Class @cls of @l, or none if its samples stopped more than @stale ns
+ * (0: never) before @newer, the newest of other samples: through a point
+ * that old a line would charge a read the times of a past workload (after
+ * 1 MiB reads, 4 KiB at 0.35 ms on an ssd that now takes 0.15).
  */
-static const struct ad_class *ad_fresh_large(const struct ad_leg *l,
-					     unsigned int small,
-					     unsigned int large, u64 stale)
+static const struct ad_class *ad_fresh(const struct ad_leg *l,
+				       unsigned int cls, u64 newer, u64 stale)
 {
 	static const struct ad_class none;
 
-	if (stale && (s64)(READ_ONCE(l->cls[small].stamp) -
-			   READ_ONCE(l->cls[large].stamp)) > (s64)stale)
+	if (stale && (s64)(newer - READ_ONCE(l->cls[cls].stamp)) > (s64)stale)
 		return &none;
-	return &l->cls[large];
+	return &l->cls[cls];
 }
 
 /*
@@ -503,17 +501,20 @@ static const struct ad_class *ad_fresh_large(const struct ad_leg *l,
  * reads, idle(b) through the service times of reads that found the leg
  * idle (large ones only: proportional, optimistic for small reads, which
  * then get measured), each without its large reads once they are @stale
- * beside the small ones (ad_fresh_large(); idle(b) on flash only), and
+ * beside the small ones (ad_fresh(); idle(b) on flash only, where small
+ * reads leave it too once they are @stale beside the large ones), and
  * the rate of reads that go on from their stream unless it is stale
  * (ad_run_stale()); and how long an idle leg waits for a probe.
  */
 static void ad_fit(struct ad_leg *l, const struct rb_leg *leg, u64 stale)
 {
 	u64 rate = ad_default_rate(leg), idle_rate, run_rate = 0;
+	u64 idle_stale = leg->nonrot ? stale : 0;
 
 	WRITE_ONCE(l->cost, ad_line(&l->cls[AD_SMALL],
-				    ad_fresh_large(l, AD_SMALL, AD_LARGE,
-						   stale), &rate));
+				    ad_fresh(l, AD_LARGE,
+					     READ_ONCE(l->cls[AD_SMALL].stamp),
+					     stale), &rate));
 	WRITE_ONCE(l->rate, rate);
 	idle_rate = rate;
 	/*
@@ -521,12 +522,23 @@ static void ad_fit(struct ad_leg *l, const struct rb_leg *leg, u64 stale)
 	 * (ad_expect()): a null_blk nvme's large reads that found it idle
 	 * under 8 readers waited for its token bucket (128 KiB in 15 ms), and
 	 * through that point a 4 KiB read at QD1 would cost 470 us where it
-	 * takes 150: every read would go to a slower ssd.
+	 * takes 150: every read would go to a slower ssd.  So are its
+	 * small reads that found it idle long before its other reads: the
+	 * first reads of a new device (a udev probe as the table loads,
+	 * null_blk's first pages) took 1 to 86 ms for 4 KiB, and many readers
+	 * leave no small read idle to correct it, so at QD1 after them the
+	 * leg looked 300 times slower until a probe, up to probe_ms later.
+	 * Without that point the line is proportional, optimistic for small
+	 * reads, which then get measured.  (Against the serial line's
+	 * samples instead, an idle point would go at QD32, where flash legs
+	 * are seldom idle, and an idle leg would look free.)
 	 */
-	WRITE_ONCE(l->idle, ad_line(&l->cls[AD_IDLE_SMALL],
-				    ad_fresh_large(l, AD_IDLE_SMALL,
-						   AD_IDLE_LARGE,
-						   leg->nonrot ? stale : 0),
+	WRITE_ONCE(l->idle, ad_line(ad_fresh(l, AD_IDLE_SMALL,
+					     READ_ONCE(l->cls[AD_IDLE_LARGE].stamp),
+					     idle_stale),
+				    ad_fresh(l, AD_IDLE_LARGE,
+					     READ_ONCE(l->cls[AD_IDLE_SMALL].stamp),
+					     idle_stale),
 				    &idle_rate));
 	WRITE_ONCE(l->idle_rate, idle_rate);
 	if (!ad_run_stale(l, stale))

@@ -893,6 +893,44 @@ static void test_stale_idle_large(void **state)
 }
 
 /*
+ * The other way round: a flash leg's first small read that found it idle
+ * took 75 ms (a new device's first read, as udev probes the table), and
+ * many readers then left it no small read idle, only large ones.  Once the
+ * large ones are 2 decay_ms newer, the old small point leaves the idle
+ * line, and at QD1 the leg is charged what its large idle reads say, not
+ * 75 ms, so it gets reads and is measured again.
+ */
+static void test_stale_idle_small(void **state)
+{
+	struct rbt t;
+	struct ad_ctx *ctx;
+	struct ad_leg *l;
+	u64 decay, now = 10 * 1000 * MS;
+
+	setup(&t, 2, 0x3);
+	assert_int_equal(knob_set(&t, "probe_ms", "0"), 0);	/* no probes */
+	ctx = actx(&t);
+	decay = (u64)ad_knob(ctx, AD_DECAY_MS) * MS;
+	model(&t, 0, 0, 12000, 280 * US);	/* an ssd: 376 us for 4 KiB */
+	l = aleg(&t, 1);
+	set_class(l, AD_IDLE_SMALL, 8, 75 * MS);
+	l->cls[AD_IDLE_SMALL].stamp = now;
+	l->measured = true;
+	ad_learn(ctx, l, &t.legs[1], AD_IDLE_LARGE, 256, 760 * US,
+		 now + decay / 2);
+	assert_true(ad_idle_ns(l, 8) > 70 * MS);	/* through the old point */
+	shim_now_ns = now + 3 * decay;
+	assert_int_equal(sel(&t, 12345, 8, 0x3), 0);
+	/* 3 decay_ms on, only large reads found it idle: their line */
+	ad_learn(ctx, l, &t.legs[1], AD_IDLE_LARGE, 256, 760 * US,
+		 now + 3 * decay);
+	assert_true(ad_idle_ns(l, 8) <= 24 * US);
+	assert_int_equal(sel(&t, 12345, 8, 0x3), 1);
+	rbt_teardown(&t);
+	(void)state;
+}
+
+/*
  * QD32 on 2 hdds + ssd, every leg saturated and holding two reads or more:
  * a small random read still stays off a full queue, where its submitter
  * would wait for a tag.  chunk() once sent it to the leg that would end it
@@ -1246,6 +1284,7 @@ int main(void)
 		cmocka_unit_test(test_stale_run),
 		cmocka_unit_test(test_stale_large),
 		cmocka_unit_test(test_stale_idle_large),
+		cmocka_unit_test(test_stale_idle_small),
 		cmocka_unit_test(test_seek_distance),
 		cmocka_unit_test(test_chunk),
 		cmocka_unit_test(test_deep),
