@@ -473,25 +473,32 @@ static u64 ad_line_stamp(const struct ad_leg *l)
 	return (s64)(large - small) > 0 ? large : small;
 }
 
+/* Did class @cls stop learning more than @stale ns (0: never) before @than? */
+static bool ad_older(const struct ad_leg *l, unsigned int cls, u64 than,
+		     u64 stale)
+{
+	return stale &&
+	       (s64)(than - READ_ONCE(l->cls[cls].stamp)) > (s64)stale;
+}
+
 static bool ad_run_stale(const struct ad_leg *l, u64 stale)
 {
-	u64 run = READ_ONCE(l->cls[AD_RUN].stamp);
-
-	return stale && (s64)(ad_line_stamp(l) - run) > (s64)stale;
+	return ad_older(l, AD_RUN, ad_line_stamp(l), stale);
 }
 
 /*
  * Class @cls of @l, or none if its samples stopped more than @stale ns
- * (0: never) before @newer, the newest of other samples: through a point
- * that old a line would charge a read the times of a past workload (after
- * 1 MiB reads, 4 KiB at 0.35 ms on an ssd that now takes 0.15).
+ * (0: never) before those of class @other: through a point that old a
+ * line would charge a read the times of a past workload (after 1 MiB
+ * reads, 4 KiB at 0.35 ms on an ssd that now takes 0.15).
  */
 static const struct ad_class *ad_fresh(const struct ad_leg *l,
-				       unsigned int cls, u64 newer, u64 stale)
+				       unsigned int cls, unsigned int other,
+				       u64 stale)
 {
 	static const struct ad_class none;
 
-	if (stale && (s64)(newer - READ_ONCE(l->cls[cls].stamp)) > (s64)stale)
+	if (ad_older(l, cls, READ_ONCE(l->cls[other].stamp), stale))
 		return &none;
 	return &l->cls[cls];
 }
@@ -512,9 +519,8 @@ static void ad_fit(struct ad_leg *l, const struct rb_leg *leg, u64 stale)
 	u64 idle_stale = leg->nonrot ? stale : 0;
 
 	WRITE_ONCE(l->cost, ad_line(&l->cls[AD_SMALL],
-				    ad_fresh(l, AD_LARGE,
-					     READ_ONCE(l->cls[AD_SMALL].stamp),
-					     stale), &rate));
+				    ad_fresh(l, AD_LARGE, AD_SMALL, stale),
+				    &rate));
 	WRITE_ONCE(l->rate, rate);
 	idle_rate = rate;
 	/*
@@ -533,11 +539,9 @@ static void ad_fit(struct ad_leg *l, const struct rb_leg *leg, u64 stale)
 	 * samples instead, an idle point would go at QD32, where flash legs
 	 * are seldom idle, and an idle leg would look free.)
 	 */
-	WRITE_ONCE(l->idle, ad_line(ad_fresh(l, AD_IDLE_SMALL,
-					     READ_ONCE(l->cls[AD_IDLE_LARGE].stamp),
+	WRITE_ONCE(l->idle, ad_line(ad_fresh(l, AD_IDLE_SMALL, AD_IDLE_LARGE,
 					     idle_stale),
-				    ad_fresh(l, AD_IDLE_LARGE,
-					     READ_ONCE(l->cls[AD_IDLE_SMALL].stamp),
+				    ad_fresh(l, AD_IDLE_LARGE, AD_IDLE_SMALL,
 					     idle_stale),
 				    &idle_rate));
 	WRITE_ONCE(l->idle_rate, idle_rate);

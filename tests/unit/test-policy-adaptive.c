@@ -207,6 +207,20 @@ static void set_class(struct ad_leg *l, unsigned int cls, u64 sectors,
 	l->cls[cls].ns = ns << AD_FIX;
 }
 
+/* ... whose last sample was at @stamp */
+static void set_class_at(struct ad_leg *l, unsigned int cls, u64 sectors,
+			 u64 ns, u64 stamp)
+{
+	set_class(l, cls, sectors, ns);
+	l->cls[cls].stamp = stamp;
+}
+
+/* The decay_ms knob in ns */
+static u64 decay_ns(struct rbt *t)
+{
+	return (u64)ad_knob(actx(t), AD_DECAY_MS) * MS;
+}
+
 /* The lines through the classes: serial(b), idle(b), and lat(b). */
 static void test_fit(void **state)
 {
@@ -541,11 +555,10 @@ static void test_stale_large(void **state)
 
 	setup(&t, 2, 0x3);
 	ctx = actx(&t);
-	decay = (u64)ad_knob(ctx, AD_DECAY_MS) * MS;
+	decay = decay_ns(&t);
 	l = aleg(&t, 0);
 	/* 1 MiB reads at 110 ms each, busy at 4 ms a read */
-	set_class(l, AD_LARGE, 2048, 110 * MS);
-	l->cls[AD_LARGE].stamp = now;
+	set_class_at(l, AD_LARGE, 2048, 110 * MS, now);
 	l->measured = true;
 	l->per_read[AD_PACE_LARGE] = 4 * MS;
 	l->pace_stamp[AD_PACE_LARGE] = now;
@@ -590,11 +603,10 @@ static void test_stale_run(void **state)
 
 	setup(&t, 2, 0);
 	ctx = actx(&t);
-	decay = (u64)ad_knob(ctx, AD_DECAY_MS) * MS;
+	decay = decay_ns(&t);
 	l = aleg(&t, 0);
 	/* 40 us a sector in a stream, then only serial samples, 10x slower */
-	set_class(l, AD_RUN, 1024, 40 * MS);
-	l->cls[AD_RUN].stamp = now;
+	set_class_at(l, AD_RUN, 1024, 40 * MS, now);
 	ad_fit(l, &t.legs[0], 2 * decay);
 	fast = l->run_rate;
 	assert_true(fast == (40 * MS << AD_K_SHIFT) / 1024);
@@ -870,10 +882,9 @@ static void test_stale_idle_large(void **state)
 
 	setup(&t, 2, 0x3);
 	ctx = actx(&t);
-	decay = (u64)ad_knob(ctx, AD_DECAY_MS) * MS;
+	decay = decay_ns(&t);
 	l = aleg(&t, 1);
-	set_class(l, AD_IDLE_LARGE, 256, 15 * MS);
-	l->cls[AD_IDLE_LARGE].stamp = now;
+	set_class_at(l, AD_IDLE_LARGE, 256, 15 * MS, now);
 	l->measured = true;
 	ad_learn(ctx, l, &t.legs[1], AD_IDLE_SMALL, 8, 150 * US,
 		 now + decay / 2);
@@ -910,11 +921,10 @@ static void test_stale_idle_small(void **state)
 	setup(&t, 2, 0x3);
 	assert_int_equal(knob_set(&t, "probe_ms", "0"), 0);	/* no probes */
 	ctx = actx(&t);
-	decay = (u64)ad_knob(ctx, AD_DECAY_MS) * MS;
+	decay = decay_ns(&t);
 	model(&t, 0, 0, 12000, 280 * US);	/* an ssd: 376 us for 4 KiB */
 	l = aleg(&t, 1);
-	set_class(l, AD_IDLE_SMALL, 8, 75 * MS);
-	l->cls[AD_IDLE_SMALL].stamp = now;
+	set_class_at(l, AD_IDLE_SMALL, 8, 75 * MS, now);
 	l->measured = true;
 	ad_learn(ctx, l, &t.legs[1], AD_IDLE_LARGE, 256, 760 * US,
 		 now + decay / 2);
