@@ -28,6 +28,8 @@
 #
 # Keys (rb_disk): size (MB, default 256), latency_us (0 = complete inline),
 # mbps (0 = no cap), rotational (0/1), queue_depth, blocksize (default 512),
+# max_sectors (largest request in 512-byte sectors; 0 = null_blk's default,
+# 255 on 6.1, so a 4 KiB-aligned 128 KiB read goes out as 255 + 1),
 # badblocks (sector ranges "S-E[,S-E...]", reads and writes there fail with
 # EIO). rb_disk_set takes rotational and badblocks; there a range may carry
 # a sign: "+S-E" adds (the default), "-S-E" clears.
@@ -87,6 +89,9 @@ _rb_configure() { # CFS-DIR
 		hw_queue_depth="$queue_depth"; do
 		_rb_cfs_write "$1/${attr%%=*}" "${attr#*=}" || return
 	done
+	if ((max_sectors > 0)); then
+		_rb_cfs_write "$1/max_sectors" "$max_sectors" || return
+	fi
 	if [[ -n $badblocks ]]; then
 		_rb_badblocks "$1" "$badblocks" || return
 	fi
@@ -97,6 +102,7 @@ rb_disk() { # NAME PROFILE [key=value ...]
 	local name=${1:?rb_disk NAME PROFILE [key=value ...]} profile=${2:?profile}
 	shift 2
 	local rotational mbps latency_us queue_depth size=256 blocksize=512
+	local max_sectors=0
 	local badblocks='' kv key val
 	[[ $name =~ ^[A-Za-z0-9_.-]+$ ]] || _rb_err "bad disk name '$name'" || return
 	# The kernel may name the disk NAME: it must not clash with a device.
@@ -107,7 +113,7 @@ rb_disk() { # NAME PROFILE [key=value ...]
 		key=${kv%%=*} val=${kv#*=}
 		[[ $kv == *=* ]] || _rb_err "expected key=value, got '$kv'" || return
 		case $key in
-		size | latency_us | mbps | rotational | queue_depth | blocksize)
+		size | latency_us | mbps | rotational | queue_depth | blocksize | max_sectors)
 			[[ $val =~ ^[0-9]+$ ]] || _rb_err "$key must be a number" || return
 			printf -v "$key" %s "$val"
 			;;

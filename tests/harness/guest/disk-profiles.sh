@@ -23,6 +23,11 @@ done
 [[ $(<"$RB_NULLB_CFS/d-hdd/irqmode") == 2 && $(<"$RB_NULLB_CFS/d-hdd/completion_nsec") == 2000000 ]] ||
 	die "hdd: latency"
 [[ $(<"$RB_NULLB_CFS/d-ram/irqmode") == 0 && $(<"$RB_NULLB_CFS/d-ram/mbps") == 0 ]] || die "ram: no delay"
+# null_blk's default largest request is 255 sectors; max_sectors sets it.
+[[ $(<"/sys/block/$(rb_disk_kname d-ssd)/queue/max_sectors_kb") == 127 ]] || die "ssd: default max_sectors"
+dev=$(rb_disk ms ssd size=16 max_sectors=256)
+[[ $(<"/sys/block/$(rb_disk_kname ms)/queue/max_sectors_kb") == 128 ]] || die "max_sectors not applied"
+rb_disk_rm ms
 
 # Data survives: memory backed.
 printf 'rb-data' | dd of=/dev/rb/d-ssd bs=512 count=1 conv=sync oflag=direct status=none
@@ -50,6 +55,7 @@ expect_fail dd if="$dev" of=/dev/null bs=512 skip=4100 count=1 iflag=direct stat
 # Bad input is refused.
 expect_fail rb_disk x floppy
 expect_fail rb_disk x ssd colour=red
+expect_fail rb_disk x ssd max_sectors=lots
 expect_fail rb_disk bad ssd
 expect_fail rb_disk_set bad mbps=10
 
