@@ -86,12 +86,9 @@ _rb_configure() { # CFS-DIR
 	local attr
 	for attr in size="$size" blocksize="$blocksize" memory_backed=1 \
 		irqmode="$irqmode" completion_nsec="$nsec" mbps="$mbps" \
-		hw_queue_depth="$queue_depth"; do
+		hw_queue_depth="$queue_depth" max_sectors="$max_sectors"; do
 		_rb_cfs_write "$1/${attr%%=*}" "${attr#*=}" || return
 	done
-	if ((max_sectors > 0)); then
-		_rb_cfs_write "$1/max_sectors" "$max_sectors" || return
-	fi
 	if [[ -n $badblocks ]]; then
 		_rb_badblocks "$1" "$badblocks" || return
 	fi
