@@ -48,15 +48,18 @@ SD_RUN = {"runtime": "1", "ramp_time": ""}
 # null_blk legs of the arrays, MiB.  No buffered read may wrap around
 # within a run: at each wrap fio invalidates the page cache of the whole
 # device (BLKFLSBUF), a stall of about 300 ms in this guest that also drops
-# the other readers' read-ahead.  1 GiB holds one reader at 300 MiB/s and
-# each of 8 readers' 123 MiB slices for the 4 s ramp and the 3 s run up to
-# 140 MiB/s in all (every array but 2ram, whose readers do wrap), and costs
+# the other readers' read-ahead.  2 GiB holds one reader at 300 MiB/s and
+# each of 8 readers' 246 MiB slices for the 4 s ramp and the 8 s run up to
+# 160 MiB/s in all (every array but 2ram, whose readers do wrap), and costs
 # memory only where written (null_blk allocates on write; a write run
-# rewrites its slices' starts).  The seek legs are 1 GiB too: the seek
-# model's times and zones are fractions of its capacity (sqrt(distance /
-# capacity)), so their size only moves the wrap out; at 256 MiB, 8 readers
-# on 2hdd-seek+ssd wrapped within the run (strace: BLKFLSBUF every 0.5 s).
-LEG_MB = 1024
+# rewrites its slices' starts).
+LEG_MB = 2048
+# The seek legs stay at 1 GiB: the seek model's times and zones are
+# fractions of its capacity (sqrt(distance / capacity)), so the calibration
+# holds for this size, and their 8 readers (under 40 MiB/s) do not wrap
+# 123 MiB slices in 12 s; at 256 MiB, 8 readers on 2hdd-seek+ssd wrapped
+# within the run (strace: BLKFLSBUF every 0.5 s).
+SEEK_LEG_MB = 1024
 T0 = time.monotonic()
 
 
@@ -204,15 +207,15 @@ class Bench:
             json.dump(meta, f, indent=1, sort_keys=True)
 
     # ---------------------------------------------------------------- disks
-    def make_legs(self, kinds, prefix, mb=LEG_MB):
-        """Creates the legs (null_blk ones of MB MiB at plan.LEG_MBPS); returns
-        [(name, /dev path, kernel name)]."""
+    def make_legs(self, kinds, prefix, mb=None):
+        """Creates the legs (null_blk ones at plan.LEG_MBPS), of MB MiB or
+        LEG_MB / SEEK_LEG_MB; returns [(name, /dev path, kernel name)]."""
         cmds, names = [], []
         for i, kind in enumerate(kinds):
             name = f"{prefix}{i}"
             rate = f" mbps={plan.LEG_MBPS[kind]}" if kind in plan.LEG_MBPS else ""
-            cmds.append(f"rb_seek_disk {name} size={mb} >/dev/null" if kind == "hdd-seek"
-                        else f"rb_disk {name} {kind} size={mb}{rate} >/dev/null")
+            cmds.append(f"rb_seek_disk {name} size={mb or SEEK_LEG_MB} >/dev/null" if kind == "hdd-seek"
+                        else f"rb_disk {name} {kind} size={mb or LEG_MB}{rate} >/dev/null")
             names.append(name)
         sh("; ".join(cmds))
         out = []
@@ -443,6 +446,7 @@ class Bench:
                 rounds = self.conf.get("rounds", self.mode.get("rounds", {})).get(w, 1)
                 # and longer runs for bursty ones
                 rt = {"runtime": str(self.conf.get("runtimes", self.mode.get("runtimes", {})).get(w, runtime))}
+                leg_rt = {"runtime": str(self.mode.get("leg_runtimes", {}).get(w, rt["runtime"]))}
                 for r in range(rounds):
                     for cfg, k in confs:
                         tag = f"{pname}.{w}.{cfg.replace(':', '-')}.p{phase}"
@@ -450,7 +454,7 @@ class Bench:
                             tag += f".r{r}"
                         # the legs alone one after the other: run together, legs
                         # that cost guest CPU (nbd) would slow the others down
-                        jobs.append(self.job(tag, t, f"/dev/{k}", rt))
+                        jobs.append(self.job(tag, t, f"/dev/{k}", leg_rt if cfg.startswith("leg:") else rt))
                         meta[tag] = dict(base, workload=w, config=cfg, phase=phase, top=k, io=kind, round=r)
             self.run_fio(f"{pname}-p{phase}", jobs, meta)
 

@@ -238,14 +238,21 @@ class Report:
         """" (W: N s)" for workloads whose runs are longer than the
         header's run time."""
         rt = self.res.meta.get("runtime")
-        by = {}
+        by, legs = {}, {}
         for r in self.res.runs:
             if r.get("section") == "matrix" and r.get("duration_s") is not None:
-                by.setdefault(r["workload"], set()).add(r["duration_s"] - (r.get("ramp_s") or 0))
+                d = r["duration_s"] - (r.get("ramp_s") or 0)
+                by.setdefault(r["workload"], set()).add(d)
+                if str(r.get("config", "")).startswith("leg:"):
+                    legs.setdefault(r["workload"], set()).add(d)
         longer = {w: max(d) for w, d in by.items() if rt is not None and max(d) > float(rt) + 1e-6}
         if not longer:
             return ""
-        return " (" + ", ".join(f"{w}: {d:g} s" for w, d in sorted(longer.items())) + ")"
+
+        def note(w, d):
+            leg = max(legs.get(w, {d}))
+            return f"{w}: {d:g} s" + (f", the legs alone {leg:g} s" if leg != d else "")
+        return " (" + "; ".join(note(w, d) for w, d in sorted(longer.items())) + ")"
 
     def rounds_note(self):
         """", W: median of N interleaved rounds" for workloads run in
@@ -1210,7 +1217,7 @@ class Report:
     # -------------------------------------------------------------- how to
     def howto(self):
         self.out("## How it runs", "",
-                 "- `make bench` = `bench/run --full` (under 1 hour): boots the test guest once "
+                 "- `make bench` = `bench/run --full` (about an hour): boots the test guest once "
                  "(`tests/vm/run`), runs `bench/guest/driver.py` there and writes this file and "
                  "`docs/plots/`. `make bench-quick` = `bench/run --quick` (under 5 minutes, two "
                  "profiles, the report in the results dir); `bench/run --calibrate` measures the disks "
@@ -1227,10 +1234,11 @@ class Report:
                  "- Disks: `tests/lib/disks.sh` at about half its profiles' bandwidth (null_blk: hdd 13 MB/s "
                  "2 ms QD4 rotational, ssd 38 MB/s 200 us, nvme 63 MB/s 50 us, remote 19 MB/s 5 ms, ram "
                  "uncapped; `LEG_MBPS` in bench/rbbench/plan.py: at the profiles' own rates one buffered "
-                 "reader was bound by its fio thread's CPU, not by the legs), 1 GiB each (256 MiB "
+                 "reader was bound by its fio thread's CPU, not by the legs), 2 GiB each (256 MiB "
                  "in the calibration and seed 004): no buffered read wraps around within a run, where "
                  "fio would flush the device's page cache, a 300 ms stall in this guest; "
-                 "`hdd-seek` is `tools/nbdkit-seek`, 1 GiB too (nbdkit memory plugin behind the seek filter, "
+                 "`hdd-seek` is `tools/nbdkit-seek`, 1 GiB (the size its calibration holds for; nbdkit memory "
+                 "plugin behind the seek filter, "
                  "served to the guest's nbd over a unix socket).",
                  "- Per array: one readbal device per policy of the module (`list_policies`), all on "
                  "the same legs (dm lets its devices share legs), `device` preferring the fastest leg; "
@@ -1260,7 +1268,8 @@ class Report:
                  "run without the ramp charges it to the policy (docs/policies-beyond.md, \"8 readers "
                  "in the guest\").",
                  "- The 8 readers each read a slice of 12% of the array (the seed read 10 GiB files): "
-                 "123 MiB, which no reader comes to the end of within a run up to 140 MiB/s in all (there "
+                 "246 MiB (123 MiB on the seek arrays), which no reader comes to the end of in a 4 s ramp "
+                 "and an 8 s run up to 160 MiB/s in all (80 on the seek arrays, which read under 40; there "
                  "fio would flush the device's page cache, the other readers' read-ahead too); on 2ram "
                  "(40 to 50 MiB/s a reader) they do wrap.",
                  "- `pid` routes by thread id: which leg a job gets is luck, as in btrfs.",
