@@ -446,7 +446,6 @@ class Bench:
                 rounds = self.conf.get("rounds", self.mode.get("rounds", {})).get(w, 1)
                 # and longer runs for bursty ones
                 rt = {"runtime": str(self.conf.get("runtimes", self.mode.get("runtimes", {})).get(w, runtime))}
-                leg_rt = {"runtime": str(self.mode.get("leg_runtimes", {}).get(w, rt["runtime"]))}
                 for r in range(rounds):
                     for cfg, k in confs:
                         tag = f"{pname}.{w}.{cfg.replace(':', '-')}.p{phase}"
@@ -454,7 +453,7 @@ class Bench:
                             tag += f".r{r}"
                         # the legs alone one after the other: run together, legs
                         # that cost guest CPU (nbd) would slow the others down
-                        jobs.append(self.job(tag, t, f"/dev/{k}", leg_rt if cfg.startswith("leg:") else rt))
+                        jobs.append(self.job(tag, t, f"/dev/{k}", rt))
                         meta[tag] = dict(base, workload=w, config=cfg, phase=phase, top=k, io=kind, round=r)
             self.run_fio(f"{pname}-p{phase}", jobs, meta)
 

@@ -238,21 +238,14 @@ class Report:
         """" (W: N s)" for workloads whose runs are longer than the
         header's run time."""
         rt = self.res.meta.get("runtime")
-        by, legs = {}, {}
+        by = {}
         for r in self.res.runs:
             if r.get("section") == "matrix" and r.get("duration_s") is not None:
-                d = r["duration_s"] - (r.get("ramp_s") or 0)
-                by.setdefault(r["workload"], set()).add(d)
-                if str(r.get("config", "")).startswith("leg:"):
-                    legs.setdefault(r["workload"], set()).add(d)
+                by.setdefault(r["workload"], set()).add(r["duration_s"] - (r.get("ramp_s") or 0))
         longer = {w: max(d) for w, d in by.items() if rt is not None and max(d) > float(rt) + 1e-6}
         if not longer:
             return ""
-
-        def note(w, d):
-            leg = max(legs.get(w, {d}))
-            return f"{w}: {d:g} s" + (f", the legs alone {leg:g} s" if leg != d else "")
-        return " (" + "; ".join(note(w, d) for w, d in sorted(longer.items())) + ")"
+        return " (" + ", ".join(f"{w}: {d:g} s" for w, d in sorted(longer.items())) + ")"
 
     def rounds_note(self):
         """", W: median of N interleaved rounds" for workloads run in

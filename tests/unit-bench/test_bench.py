@@ -191,10 +191,6 @@ class Captured(unittest.TestCase):
         self.assertEqual(rep.runtimes_note(), "")
         res.runs.append(run("rb:hst", 0, 650, runtime=3))
         self.assertEqual(report.Report(res, "/nonexistent", "/nonexistent.md").runtimes_note(),
-                         " (randread-qd32: 3 s, the legs alone 1 s)")
-        # the legs as long as the longest: no word on them
-        res.runs.append(run("leg:0", 3, 1000, runtime=3))
-        self.assertEqual(report.Report(res, "/nonexistent", "/nonexistent.md").runtimes_note(),
                          " (randread-qd32: 3 s)")
 
     def test_shares_use_their_phase(self):
