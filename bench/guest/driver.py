@@ -54,6 +54,10 @@ SD_RUN = {"runtime": "1", "ramp_time": ""}
 # memory only where written (null_blk allocates on write; a write run
 # rewrites its slices' starts).
 LEG_MB = 2048
+# ram legs stay at 1 GiB: uncapped, their write runs cover a whole leg,
+# and two 2 GiB ones outgrew the guest's 2 GiB (OOM in 2ram's md phase);
+# their 8 readers wrap at any size
+RAM_LEG_MB = 1024
 # The seek legs stay at 1 GiB: the seek model's times and zones are
 # fractions of its capacity (sqrt(distance / capacity)), so the calibration
 # holds for this size, and their 8 readers (under 40 MiB/s) do not wrap
@@ -209,13 +213,15 @@ class Bench:
     # ---------------------------------------------------------------- disks
     def make_legs(self, kinds, prefix, mb=None):
         """Creates the legs (null_blk ones at plan.LEG_MBPS), of MB MiB or
-        LEG_MB / SEEK_LEG_MB; returns [(name, /dev path, kernel name)]."""
+        LEG_MB, RAM_LEG_MB or SEEK_LEG_MB; returns [(name, /dev path, kernel
+        name)]."""
         cmds, names = [], []
         for i, kind in enumerate(kinds):
             name = f"{prefix}{i}"
             rate = f" mbps={plan.LEG_MBPS[kind]}" if kind in plan.LEG_MBPS else ""
             cmds.append(f"rb_seek_disk {name} size={mb or SEEK_LEG_MB} >/dev/null" if kind == "hdd-seek"
-                        else f"rb_disk {name} {kind} size={mb or LEG_MB}{rate} >/dev/null")
+                        else f"rb_disk {name} {kind} size={mb or (RAM_LEG_MB if kind == 'ram' else LEG_MB)}"
+                        f"{rate} >/dev/null")
             names.append(name)
         sh("; ".join(cmds))
         out = []
