@@ -54,16 +54,16 @@ SD_RUN = {"runtime": "1", "ramp_time": ""}
 # memory only where written (null_blk allocates on write; a write run
 # rewrites its slices' starts).
 LEG_MB = 2048
-# ram legs stay at 1 GiB: uncapped, their write runs cover a whole leg,
-# and two 2 GiB ones outgrew the guest's 2 GiB (OOM in 2ram's md phase);
-# their 8 readers wrap at any size
-RAM_LEG_MB = 1024
-# The seek legs stay at 1 GiB: the seek model's times and zones are
-# fractions of its capacity (sqrt(distance / capacity)), so the calibration
-# holds for this size, and their 8 readers (under 40 MiB/s) do not wrap
-# 123 MiB slices in 12 s; at 256 MiB, 8 readers on 2hdd-seek+ssd wrapped
-# within the run (strace: BLKFLSBUF every 0.5 s).
-SEEK_LEG_MB = 1024
+# Kinds whose legs are another size:
+# - ram stays at 1 GiB: uncapped, its write runs cover a whole leg, and two
+#   2 GiB ones outgrew the guest's 2 GiB (OOM in 2ram's md phase); its 8
+#   readers wrap at any size.
+# - hdd-seek stays at 1 GiB: the seek model's times and zones are fractions
+#   of its capacity (sqrt(distance / capacity)), so the calibration holds
+#   for this size, and its 8 readers (under 40 MiB/s) do not wrap 123 MiB
+#   slices in 12 s; at 256 MiB, 8 readers on 2hdd-seek+ssd wrapped within
+#   the run (strace: BLKFLSBUF every 0.5 s).
+KIND_LEG_MB = {"ram": 1024, "hdd-seek": 1024}
 T0 = time.monotonic()
 
 
@@ -213,15 +213,15 @@ class Bench:
     # ---------------------------------------------------------------- disks
     def make_legs(self, kinds, prefix, mb=None):
         """Creates the legs (null_blk ones at plan.LEG_MBPS), of MB MiB or
-        LEG_MB, RAM_LEG_MB or SEEK_LEG_MB; returns [(name, /dev path, kernel
-        name)]."""
+        their kind's size (KIND_LEG_MB, else LEG_MB); returns [(name, /dev
+        path, kernel name)]."""
         cmds, names = [], []
         for i, kind in enumerate(kinds):
             name = f"{prefix}{i}"
+            size = mb or KIND_LEG_MB.get(kind, LEG_MB)
             rate = f" mbps={plan.LEG_MBPS[kind]}" if kind in plan.LEG_MBPS else ""
-            cmds.append(f"rb_seek_disk {name} size={mb or SEEK_LEG_MB} >/dev/null" if kind == "hdd-seek"
-                        else f"rb_disk {name} {kind} size={mb or (RAM_LEG_MB if kind == 'ram' else LEG_MB)}"
-                        f"{rate} >/dev/null")
+            cmds.append(f"rb_seek_disk {name} size={size} >/dev/null" if kind == "hdd-seek"
+                        else f"rb_disk {name} {kind} size={size}{rate} >/dev/null")
             names.append(name)
         sh("; ".join(cmds))
         out = []

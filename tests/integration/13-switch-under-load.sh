@@ -65,8 +65,8 @@ dm_remove sw
 # The legs' cmp once blocked for the test's whole timeout in CI (a null_blk
 # queue left stopped, with no readbal device left; not reproduced): bound
 # it, and say where the reads sit if it happens again.
-rc=0
-timeout -k 10 120 cmp "$a" "$b" && timeout -k 10 120 cmp "$a" "$c" || rc=$?
+rc=0 limit=120
+timeout -k 10 $limit cmp "$a" "$b" && timeout -k 10 $limit cmp "$a" "$c" || rc=$?
 if [ "$rc" != 0 ]; then
 	# STOPPED with reads in flight: null_blk's bandwidth timer ended
 	# (nullb_bwtimer_fn finds a full budget) while another CPU spent the
@@ -77,6 +77,6 @@ if [ "$rc" != 0 ]; then
 		echo "$d ($k): inflight $(cat "/sys/block/$k/inflight"), hctx state" \
 			"$(cat "/sys/kernel/debug/block/$k"/hctx*/state 2>/dev/null | tr '\n' ' ')"
 	done
-	[ "$rc" -lt 124 ] || die "a read of the raw legs stalled for 120 s (null_blk; see the inflight counts above)"
+	[ "$rc" -lt 124 ] || die "a read of the raw legs stalled for $limit s (null_blk; see the inflight counts above)"
 	die "legs differ after the load"
 fi
