@@ -212,16 +212,17 @@ class Bench:
 
     # ---------------------------------------------------------------- disks
     def make_legs(self, kinds, prefix, mb=None):
-        """Creates the legs (null_blk ones at plan.LEG_MBPS), of MB MiB or
-        their kind's size (KIND_LEG_MB, else LEG_MB); returns [(name, /dev
-        path, kernel name)]."""
+        """Creates the legs (null_blk ones at plan.LEG_MBPS and
+        plan.LEG_MAX_SECTORS), of MB MiB or their kind's size (KIND_LEG_MB,
+        else LEG_MB); returns [(name, /dev path, kernel name)]."""
         cmds, names = [], []
         for i, kind in enumerate(kinds):
             name = f"{prefix}{i}"
             size = mb or KIND_LEG_MB.get(kind, LEG_MB)
             rate = f" mbps={plan.LEG_MBPS[kind]}" if kind in plan.LEG_MBPS else ""
             cmds.append(f"rb_seek_disk {name} size={size} >/dev/null" if kind == "hdd-seek"
-                        else f"rb_disk {name} {kind} size={size}{rate} >/dev/null")
+                        else f"rb_disk {name} {kind} size={size}{rate} "
+                             f"max_sectors={plan.LEG_MAX_SECTORS} >/dev/null")
             names.append(name)
         sh("; ".join(cmds))
         out = []

@@ -24,14 +24,24 @@ PROFILES = {
 # one-reader figures, and eight readers on ssd+nvme used both vCPUs.  At
 # these rates every array's limit is near 100 MiB/s or below (issue 7:
 # "disks calibrated so the guest CPU is not the bottleneck").
-# Each rate passes a whole number of 127 KiB requests per null_blk tick:
+# Each rate passes a whole number of 128 KiB requests per null_blk tick:
 # its mbps throttle sets a budget of mbps/50 MiB every 20 ms, not carried
 # over, and a request that does not fit waits for the next tick.  At 12
-# MiB/s one 127 KiB request fit a tick (6.2 MiB/s); at 13, two (12.4).
-# So hdd 2, ssd 6, nvme 10, remote 3 requests a tick: 12.4, 37.2, 62.0 and
-# 18.6 MiB/s for large reads, the rate itself for small ones.  Latency and
+# MiB/s one 128 KiB request fits a tick (6.2 MiB/s); at 13, two (12.5).
+# So hdd 2, ssd 6, nvme 10, remote 3 requests a tick: 12.5, 37.5, 62.5 and
+# 18.75 MiB/s for large reads, the rate itself for small ones.  Latency and
 # queue depth stay the profiles'; ram stays uncapped (CPU-bound by design).
 LEG_MBPS = {"hdd": 13, "ssd": 38, "nvme": 63, "remote": 19}
+
+# The null_blk legs' largest request, in sectors: 128 KiB, ending on 4 KiB
+# as a disk's max_sectors_kb does.  null_blk's own default is 255
+# (BLK_SAFE_MAX_SECTORS), so a 4 KiB-aligned read split at a request ends
+# on a runt (255 + 1), and the runts waste the ticks above: adaptive's 8
+# readers on 3hdd read 33.2 to 36.4 MiB/s with 255 against md raid1's 37.4,
+# and 37.3 to 37.4 with 256 (docs/policies-beyond.md, "null_blk's 255
+# sectors are no disk's").  Larger requests would not fit an hdd's tick
+# (532 sectors at 13 MiB/s): one that never fits is never served.
+LEG_MAX_SECTORS = 256
 
 # The hdd-seek legs' seek filter settings: the calibration of
 # docs/benchmarks.md (Calibration); RB_SEEK_ARGS overrides them.

@@ -12,7 +12,7 @@
  * throttle instead: a bucket set to mibps * tick every tick (20 ms, not
  * accumulated); a request passes if the bucket holds its bytes, else it
  * and every request behind it wait for the next tick.  A 4 KiB read can
- * then take a tick more than a 127 KiB one, as on the guest's legs.
+ * then take a tick more than a 128 KiB one, as on the guest's legs.
  */
 #include <stdlib.h>
 

@@ -4,7 +4,7 @@
  *
  * "guest" legs are the guest benchmark's emulated disks: the null_blk
  * profiles of tests/lib/disks.sh (fixed completion latency, hw_queue_depth,
- * 127 KiB requests) at the benchmark's bandwidth caps, about half the
+ * 128 KiB requests: LEG_MAX_SECTORS) at the benchmark's bandwidth caps, about half the
  * profiles' (LEG_MBPS in bench/rbbench/plan.py), and hdd-seek, a one-head disk served
  * one request at a time as the benchmark's nbdkit seek emulator is to be
  * (issue 6).  "real" legs are ordinary devices: a 7200 rpm SATA disk, a
@@ -49,23 +49,23 @@ struct kind {
 
 static const struct kind kinds[] = {
 	{ "hdd",
-	  PIPE(true, 4, 127, 4, 2000 * US, 13, 0, 0),
+	  PIPE(true, 4, 128, 4, 2000 * US, 13, 0, 0),
 	  HDD(64, 1280, 32, 200, 100, REAL_STROKE, 2048, 16, 8192, 50 * US) },
 	{ "hdd-seek",
 	  HDD(128, 1280, 1, 25, 12.5, GUEST_SIZE, 512, 4, 512, 100 * US),
 	  HDD(64, 1280, 32, 200, 100, REAL_STROKE, 2048, 16, 8192, 50 * US) },
 	{ "ssd",
-	  PIPE(false, 32, 127, 32, 200 * US, 38, 0, 0),
+	  PIPE(false, 32, 128, 32, 200 * US, 38, 0, 0),
 	  PIPE(false, 64, 1280, 32, 80 * US, 530, 10 * US, 0.2) },
 	{ "nvme",
-	  PIPE(false, 64, 127, 64, 50 * US, 63, 0, 0),
+	  PIPE(false, 64, 128, 64, 50 * US, 63, 0, 0),
 	  PIPE(false, 1023, 512, 128, 70 * US, 3000, 1.5 * US, 0.2) },
 	{ "remote",
-	  PIPE(false, 32, 127, 32, 5000 * US, 19, 0, 0),
+	  PIPE(false, 32, 128, 32, 5000 * US, 19, 0, 0),
 	  PIPE(false, 128, 512, 64, 300 * US, 1100, 5 * US, 0.3) },
 	/* ram null_blk is CPU-bound in the guest: a path cost stands for it */
 	{ "ram",
-	  PIPE(false, 64, 127, 64, 0, 400, 20 * US, 0),
+	  PIPE(false, 64, 128, 64, 0, 400, 20 * US, 0),
 	  PIPE(false, 128, 1280, 64, 1 * US, 6000, 1 * US, 0) },
 };
 
