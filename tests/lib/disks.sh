@@ -29,7 +29,8 @@
 # Keys (rb_disk): size (MB, default 256), latency_us (0 = complete inline),
 # mbps (0 = no cap), rotational (0/1), queue_depth, blocksize (default 512),
 # max_sectors (largest request in 512-byte sectors; 0 = null_blk's default,
-# 255 on 6.1, so a 4 KiB-aligned 128 KiB read goes out as 255 + 1),
+# 255 on 6.1, so a 4 KiB-aligned 128 KiB read goes out as 255 + 1; the
+# benchmark's legs take 256, LEG_MAX_SECTORS in bench/rbbench/plan.py),
 # badblocks (sector ranges "S-E[,S-E...]", reads and writes there fail with
 # EIO). rb_disk_set takes rotational and badblocks; there a range may carry
 # a sign: "+S-E" adds (the default), "-S-E" clears.
