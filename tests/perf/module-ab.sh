@@ -72,12 +72,14 @@ print("%.1f MiB/s" % r if sys.argv[1] == "seq8" else "%.0f IOPS" % r)' "$what"
 }
 
 one() { # ROUND KO PROFILE POLICY
-	local legs=() kl n=0 dev a b what fig
+	local legs=() kl n=0 dev a b what fig max_sectors
+	max_sectors=$(python3 -c 'import sys; sys.path.insert(0, "bench"); from rbbench import plan; print(plan.LEG_MAX_SECTORS)')
 	for kl in $(legs_of "$3"); do
 		if [ "${kl%%:*}" = hdd-seek ]; then
 			dev=$(rb_seek_disk "ab$n" size=1024)
 		else
-			dev=$(rb_disk "ab$n" "${kl%%:*}" size=1024 mbps="${kl#*:}")
+			dev=$(rb_disk "ab$n" "${kl%%:*}" size=1024 mbps="${kl#*:}" \
+				max_sectors="$max_sectors")
 		fi
 		legs+=("$dev")
 		n=$((n + 1))
