@@ -81,7 +81,9 @@
  *    bursts).  A disk that serves several reads at once keeps its room
  *    (null_blk hdds: 25 times an ssd's serial time within its token
  *    bucket's bursts): no room means no queued reads, and without a
- *    queued read it would never learn otherwise.
+ *    queued read it would never learn otherwise.  Flash peers (an array
+ *    of flash legs whose idle small reads are within AD_PEER_RATIO of
+ *    each other) at depth: the leg with the fewest in flight (ad_peer()).
  *  - Probes: an idle leg that completed nothing for probe_ms, or for 256
  *    times its own 4 KiB read time if that is sooner, gets the next read
  *    (4 KiB of it), so that a leg that was slow is measured again.
@@ -157,6 +159,7 @@
 #define AD_STICK_SHIFT		2		/* moving: 1/4 sooner */
 #define AD_DEEP_SHIFT		1		/* deep in work: 2x a read */
 #define AD_WORTH_SHIFT		6		/* 64x the quickest: no room */
+#define AD_PEER_RATIO		4		/* flash legs this close: peers */
 #define AD_DIST_SHIFT		4		/* seek distance: 1/16 */
 #define AD_JUMP			4		/* a sample: <= 4x the average */
 #define AD_SLOPE_SHIFT		2		/* rate >= 1/4 of large reads' */
@@ -872,6 +875,50 @@ static u64 ad_worth(struct ad_ctx *ctx, struct rb_set *set,
 }
 
 /*
+ * Flash peers at depth: on an array of measured flash legs whose idle
+ * reads of @io's size are within AD_PEER_RATIO of each other, a small
+ * random read that finds a read in flight goes to the leg with the fewest
+ * in flight (the quicker of equals), as md's least pending does; -1 if
+ * that is not so.  At depth the estimates read the legs' queues through
+ * a throttle's bursts and an idle leg's wait for its next tick, and send
+ * the quicker leg more than its rate; the counts in flight follow the
+ * rates by themselves.  With nothing in flight the estimates choose.
+ */
+static int ad_peer(struct ad_ctx *ctx, struct rb_set *set,
+		   const struct rb_io *io)
+{
+	unsigned int i;
+	int n, best = -1, least = INT_MAX;
+	u64 t, lo = U64_MAX, hi = 0, best_t = U64_MAX;
+	bool busy = false;
+
+	for (i = 0; i < set->nr_legs; i++) {
+		struct rb_leg *leg = &set->legs[i];
+
+		if (!rb_leg_eligible(io, i))
+			continue;
+		if (!leg->nonrot || !ad_measured(&ctx->leg[i]))
+			return -1;
+		t = ad_idle_ns(&ctx->leg[i], io->sectors);
+		lo = ad_min_u64(lo, t);
+		hi = ad_max_u64(hi, t);
+		n = atomic_read(&leg->inflight) + atomic_read(&leg->writes);
+		if (n > 0)
+			busy = true;
+		if (n >= (int)leg->queue_depth)
+			continue;
+		if (n < least || (n == least && t < best_t)) {
+			least = n;
+			best = i;
+			best_t = t;
+		}
+	}
+	if (!busy || !lo || hi > lo * AD_PEER_RATIO)
+		return -1;
+	return best;
+}
+
+/*
  * The leg for @io, and in *sectors how much of it that leg takes: all of
  * it, or (@split) up to the leg's chunk boundary; *spare: another leg
  * would sit idle.
@@ -905,6 +952,14 @@ static unsigned int ad_choose(struct ad_ctx *ctx, struct rb_set *set,
 	}
 	*stream = cont;
 	*spare = false;
+	if (!seq && !set->mixed) {
+		int peer = ad_peer(ctx, set, io);
+
+		if (peer >= 0) {
+			*sectors = io->sectors;
+			return peer;
+		}
+	}
 	/* only a mixed array has a disk to judge against flash */
 	worth = !seq && set->mixed ? ad_worth(ctx, set, io) : U64_MAX;
 	for (i = best; i < set->nr_legs; i++) {

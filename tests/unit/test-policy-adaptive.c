@@ -941,6 +941,37 @@ static void test_stale_idle_small(void **state)
 }
 
 /*
+ * ssd + nvme at depth: a small random read that finds reads in flight goes
+ * to the flash leg with the fewest, not to the one its estimate ends first
+ * (the nvme here, holding 3); idle legs, or a leg 25 times slower (a
+ * remote disk), leave the choice to the estimates.
+ */
+static void test_flash_peers(void **state)
+{
+	struct rbt t;
+	unsigned int i;
+
+	setup(&t, 2, 0x3);
+	assert_int_equal(knob_set(&t, "probe_ms", "0"), 0);
+	model(&t, 0, 20 * US, 1000, 150 * US);	/* ssd: 178 us idle */
+	model(&t, 1, 5 * US, 500, 50 * US);	/* nvme: 59 us idle */
+	assert_int_equal(sel(&t, 12345, 8, 0x3), 1);	/* idle: the quicker */
+	start(&t, 0, 1000, 8);
+	for (i = 0; i < 3; i++)
+		start(&t, 1, 2000 + 100 * i, 8);
+	assert_int_equal(sel(&t, 12345, 8, 0x3), 0);
+	/* one read each: equals, the quicker */
+	atomic_set(&t.legs[1].inflight, 1);
+	assert_int_equal(sel(&t, 12345, 8, 0x3), 1);
+	/* a remote leg is no peer: the estimates send it to the nvme */
+	atomic_set(&t.legs[1].inflight, 3);
+	model(&t, 0, 20 * US, 1000, 5000 * US);
+	assert_int_equal(sel(&t, 12345, 8, 0x3), 1);
+	rbt_teardown(&t);
+	(void)state;
+}
+
+/*
  * QD32 on 2 hdds + ssd, every leg saturated and holding two reads or more:
  * a small random read still stays off a full queue, where its submitter
  * would wait for a tag.  chunk() once sent it to the leg that would end it
@@ -1301,6 +1332,7 @@ int main(void)
 		cmocka_unit_test(test_writes),
 		cmocka_unit_test(test_nearest_saturated),
 		cmocka_unit_test(test_small_full_queue),
+		cmocka_unit_test(test_flash_peers),
 		cmocka_unit_test(test_pick),
 		cmocka_unit_test(test_probe),
 		cmocka_unit_test(test_outlier),
