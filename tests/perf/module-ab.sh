@@ -24,6 +24,8 @@ source tests/lib/disks.sh
 source tests/lib/readbal.sh
 source bench/guest/seekdisk.sh
 : "${RB_SEEK_ARGS:=$(python3 -c 'import sys; sys.path.insert(0, "bench"); from rbbench import plan; print(plan.SEEK_ARGS)')}"
+# the benchmark's null_blk request size, read once (an exec is slow under TCG)
+max_sectors=$(python3 -c 'import sys; sys.path.insert(0, "bench"); from rbbench import plan; print(plan.LEG_MAX_SECTORS)')
 
 conf=$RB_RESULTS/ab.conf
 [ -r "$conf" ] || { echo "module-ab: no $conf (see the header)" >&2 && exit 2; }
@@ -72,8 +74,7 @@ print("%.1f MiB/s" % r if sys.argv[1] == "seq8" else "%.0f IOPS" % r)' "$what"
 }
 
 one() { # ROUND KO PROFILE POLICY
-	local legs=() kl n=0 dev a b what fig max_sectors
-	max_sectors=$(python3 -c 'import sys; sys.path.insert(0, "bench"); from rbbench import plan; print(plan.LEG_MAX_SECTORS)')
+	local legs=() kl n=0 dev a b what fig
 	for kl in $(legs_of "$3"); do
 		if [ "${kl%%:*}" = hdd-seek ]; then
 			dev=$(rb_seek_disk "ab$n" size=1024)

@@ -943,7 +943,7 @@ static void test_stale_idle_small(void **state)
 /*
  * ssd + nvme at depth: a small random read that finds reads in flight goes
  * to the flash leg with the fewest, not to the one its estimate ends first
- * (the nvme here, holding 3); idle legs, or a leg 25 times slower (a
+ * (the nvme here, holding 3); idle legs, or a leg 85 times slower idle (a
  * remote disk), leave the choice to the estimates.
  */
 static void test_flash_peers(void **state)
