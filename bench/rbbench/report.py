@@ -848,7 +848,7 @@ class Report:
                 bw = rd["bw_kib"] / 1024
                 self.out(f"* {config_label(c)}{' policy' if c.startswith('rb:') else ''}",
                          f"READ: bw={bw:.1f}MiB/s ({bw * 1.048576:.1f}MB/s), "
-                         f"io={rd['io_bytes'] / 1048576:.1f}MiB, run={mm['runtime_ms']}msec")
+                         f"io={rd['io_bytes'] / 1048576:.1f}MiB, run={rd['runtime_ms']}msec")
         self.out("```", "")
 
     def seed001_layout(self):
@@ -1262,6 +1262,14 @@ class Report:
                  "is read by the legs but not yet delivered; a short "
                  "run without the ramp charges it to the policy (docs/policies-beyond.md, \"8 readers "
                  "in the guest\").",
+                 "- Rates are over the measured window. fio divides a group's bytes by its longest "
+                 "job's runtime, which goes on past the window until that job's last I/O returns: a "
+                 "buffered reader's last read can wait for a whole read-ahead window queued behind the "
+                 "other readers' (8 readers with 2 MiB windows: 8.5 s of an 8 s window). At most a "
+                 "queue of I/Os (numjobs x iodepth x bs) returns after the window, so its rate is at "
+                 "least (bytes - queue) / window; a row takes that bound where it is above fio's "
+                 "(`over_window` in bench/rbbench/results.py), and fio's own figure where the queue is "
+                 "large against the window (1280 KiB writes at QD16 on a 13 MiB/s leg).",
                  "- The 8 readers each read a slice of 12% of the array (the seed read 10 GiB files): "
                  "246 MiB (123 MiB on the seek arrays), which no reader comes to the end of in a 4 s ramp "
                  "and an 8 s run up to 160 MiB/s in all (80 on the seek arrays, which read under 40; there "

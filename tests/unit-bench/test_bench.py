@@ -107,6 +107,43 @@ class Samples(unittest.TestCase):
         self.assertEqual(results.cpu_busy_total([1, 2, 3, 4]), (6, 10))
 
 
+class Window(unittest.TestCase):
+    @staticmethod
+    def m(runtime_ms, io_bytes, ios, queue):
+        d = {"bw_kib": io_bytes / 1024 / (runtime_ms / 1000), "iops": ios / (runtime_ms / 1000),
+             "io_bytes": io_bytes, "ios": ios, "runtime_ms": runtime_ms}
+        z = {"bw_kib": 0.0, "iops": 0.0, "io_bytes": 0, "ios": 0, "runtime_ms": 0}
+        return {"read": d, "write": z, "mib_s": d["bw_kib"] / 1024, "iops": d["iops"], "queue": queue}
+
+    def test_sizes_and_queue(self):
+        self.assertEqual(results.fio_size("64k"), 65536)
+        self.assertEqual(results.fio_size("1280K,4k"), 1280 * 1024)
+        self.assertEqual(results.fio_size("4096"), 4096)
+        self.assertIsNone(results.fio_size("1-4k"))
+        job = {"job options": {"bs": "64k", "numjobs": "8"}}
+        self.assertEqual(results.queue_of(job), (8, 8 * 65536))
+        self.assertEqual(results.queue_of({"job options": {"bs": "4k", "iodepth": "32"}}), (32, 131072))
+
+    def test_a_late_last_read_does_not_count(self):
+        # run L, adaptive, 8 buffered readers on 3hdd: 8.5 s of an 8 s window
+        mib = 1 << 20
+        m = results.over_window(self.m(8495, 302 * mib, 4832, (8, 8 * 65536)), 8.0)
+        self.assertAlmostEqual(m["mib_s"], (302 - 0.5) / 8)
+        self.assertEqual(m["read"]["runtime_ms"], 8000)
+        self.assertEqual(m["read"]["fio_runtime_ms"], 8495)
+        self.assertAlmostEqual(m["iops"], (4832 - 8) / 8)
+
+    def test_a_deep_queue_keeps_fios_rate(self):
+        # 4 jobs x QD4 x 1280 KiB on a 13 MiB/s leg: 20 MiB queued, 13 MiB done
+        m0 = self.m(1270, 13 << 20, 10, (16, 16 * 1280 * 1024))
+        self.assertEqual(results.over_window(m0, 1.0), m0)
+        # within the window, or no queue known: fio's figures
+        m1 = self.m(990, 10 << 20, 160, (1, 65536))
+        self.assertEqual(results.over_window(m1, 1.0), m1)
+        m2 = self.m(1500, 10 << 20, 160, None)
+        self.assertEqual(results.over_window(m2, 1.0), m2)
+
+
 class Limits(unittest.TestCase):
     @staticmethod
     def leg(rbw, wbw, riops, wiops):
