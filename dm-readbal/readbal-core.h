@@ -87,6 +87,7 @@ struct readbal_c {
 	struct rb_leg_stats *baseline;	/* counters at the last reset_stats */
 	struct rb_leg_errors *errors;
 	unsigned int max_read_errors;
+	unsigned long depth_given;	/* bit n: leg n's queue_depth feature */
 
 	/* barriers */
 	atomic_t nr_writes[RB_BUCKETS];

@@ -235,12 +235,15 @@ static int rb_parse_policy(struct readbal_c *rc, struct dm_arg_set *as)
 
 /*
  * [<#features> {max_read_errors <n> | rebuild <leg> | region_size <sectors> |
- *               log_dev <dev> | sync | nosync}...]
+ *               log_dev <dev> | sync | nosync | queue_depth <leg> <n>}...]
  */
 static int rb_parse_features(struct readbal_c *rc, struct dm_arg_set *as)
 {
 	static const struct dm_arg feature_args = {
-		0, 2 * RB_MAX_LEGS + 7, "Invalid number of features"
+		0, 5 * RB_MAX_LEGS + 7, "Invalid number of features"
+	};
+	static const struct dm_arg queue_depth = {
+		1, 65536, "Invalid queue_depth"
 	};
 	static const struct dm_arg max_errors = {
 		0, INT_MAX, "Invalid max_read_errors"
@@ -293,6 +296,22 @@ static int rb_parse_features(struct readbal_c *rc, struct dm_arg_set *as)
 				return -EINVAL;
 			}
 			clear_bit(leg, &rc->alive);
+		} else if (!strcasecmp(name, "queue_depth")) {
+			/*
+			 * A stacked leg (an LV, dm-crypt) has no tags of its
+			 * own: its submitter waits for the disk's below.
+			 */
+			if (group.argc < 2 ||
+			    kstrtouint(dm_shift_arg(&group), 10, &leg) ||
+			    leg >= rc->set.nr_legs) {
+				ti->error = "queue_depth names no leg";
+				return -EINVAL;
+			}
+			r = dm_read_arg(&queue_depth, &group,
+					&rc->legs[leg].queue_depth, &ti->error);
+			if (r)
+				return r;
+			set_bit(leg, &rc->depth_given);
 		} else if (!strcasecmp(name, "region_size")) {
 			r = dm_read_arg(&region_size, &group,
 					&rc->region_size, &ti->error);
@@ -494,6 +513,7 @@ static unsigned int rb_emit_features(struct readbal_c *rc, char *result,
 	unsigned int i, n;
 
 	n = 2 * (hweight_long(syncing) + errors + region + log_dev) +
+		3 * hweight_long(rc->depth_given) +
 		(rc->log_sync != RB_LOG_DEFAULT);
 	if (!n)
 		return sz;
@@ -502,6 +522,8 @@ static unsigned int rb_emit_features(struct readbal_c *rc, char *result,
 		DMEMIT(" max_read_errors %u", rc->max_read_errors);
 	for_each_set_bit(i, &syncing, rc->set.nr_legs)
 		DMEMIT(" rebuild %u", i);
+	for_each_set_bit(i, &rc->depth_given, rc->set.nr_legs)
+		DMEMIT(" queue_depth %u %u", i, rc->legs[i].queue_depth);
 	if (region)
 		DMEMIT(" region_size %u", rc->region_size);
 	if (log_dev)
@@ -811,7 +833,7 @@ static int readbal_iterate_devices(struct dm_target *ti,
 
 static struct target_type readbal_target = {
 	.name = "readbal",
-	.version = {1, 2, 0},
+	.version = {1, 3, 0},
 	.module = THIS_MODULE,
 	.ctr = readbal_ctr,
 	.dtr = readbal_dtr,
@@ -848,4 +870,4 @@ MODULE_DESCRIPTION(DM_NAME " N-way mirror with pluggable read balancing");
 MODULE_AUTHOR("dm-readbal developers");
 MODULE_LICENSE("GPL");
 /* The target's .version; tests/style/version checks that they agree. */
-MODULE_VERSION("1.2.0");
+MODULE_VERSION("1.3.0");

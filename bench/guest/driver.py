@@ -91,11 +91,24 @@ def rb_name(policy):
     return f"rbb-{policy}"
 
 
-def readbal_table(sectors, paths, policy, preferred=None):
+def readbal_table(sectors, paths, policy, preferred=None, depths=None):
     """A readbal table line over PATHS; the device policy gets PREFERRED
-    (a leg index) as its preferred leg, every other policy no arguments."""
+    (a leg index) as its preferred leg, every other policy no arguments.
+    DEPTHS: each leg's queue_depth feature (legs stacked on another dm
+    device, as `readbal create` gives them), 0 or None for none."""
     args = f"2 preferred {preferred}" if policy == "device" and preferred is not None else "0"
-    return f"0 {sectors} readbal {len(paths)} " + " ".join(f"{p} 0" for p in paths) + f" {policy} {args}"
+    feats = [f"queue_depth {i} {d}" for i, d in enumerate(depths or []) if d]
+    return (f"0 {sectors} readbal {len(paths)} " + " ".join(f"{p} 0" for p in paths) + f" {policy} {args}"
+            + (f" {3 * len(feats)} " + " ".join(feats) if feats else ""))
+
+
+def nr_requests(path):
+    """The request queue depth of the disk at PATH (0 if unknown)."""
+    try:
+        with open(f"/sys/block/{os.path.basename(os.path.realpath(path))}/queue/nr_requests") as f:
+            return int(f.read())
+    except (OSError, ValueError):
+        return 0
 
 
 def mdadm_create(paths):
@@ -764,8 +777,10 @@ class Bench:
             raise RuntimeError("cannot create the dm-linear wrappers")
         wpaths = [f"/dev/{k}" for k in wraps]
         tmpl = self.templates(cfg["workloads"])
+        # the wrappers have no tags: each leg's disk's depth, as readbal create gives
+        depths = [nr_requests(p) for p in paths]
         base = {"section": "slowdown", "profile": pname, "kinds": kinds, "legs": wraps,
-                "fastest": fast, "at_s": cfg["at"]}
+                "fastest": fast, "at_s": cfg["at"], "queue_depths": depths}
         for w in cfg["workloads"]:
             t = tmpl[w]
             io = fiojob.io_kind(t[1])
@@ -788,7 +803,7 @@ class Bench:
             for pol in cfg["policies"]:
                 if self.policies is not None and pol not in self.policies:
                     continue
-                top = self.dm_create(rb_name(pol), readbal_table(sectors, wpaths, pol, fast))
+                top = self.dm_create(rb_name(pol), readbal_table(sectors, wpaths, pol, fast, depths))
                 if top is None:
                     continue
                 tag = f"sd.{pname}.{w}.{pol}"

@@ -1328,8 +1328,12 @@ class Report:
         if not runs:
             return
         at = runs[0].get("at_s")
+        qd = runs[0].get("queue_depths")
         self.out("## A leg slowed to a tenth mid-run (issue 7)", "",
-                 f"Every leg sits under a dm-linear wrapper; {at} s into a 5 s run the fastest leg's "
+                 "Every leg sits under a dm-linear wrapper" +
+                 (" (the readbal table gives each its disk's `queue_depth`, as `readbal create` "
+                  "does for stacked legs: a wrapper has no tags of its own)" if qd else "") +
+                 f"; {at} s into a 5 s run the fastest leg's "
                  "wrapper is swapped (suspend, load, resume) for dm-delay with 9 times that leg's own mean "
                  "latency under the workload, checked on that leg alone and corrected (up to four probes, "
                  "interpolated) until it runs at 0.07-0.14 of its rate (the delay and the share reached "

@@ -48,4 +48,14 @@ for p in "pid" "roundrobin rot_nonlocal_inc 3 nonrot_nonlocal_inc 2 nonlocal_inc
 	dm_remove rt
 done
 
+# A stacked leg's queue depth: given, printed back, recreated.
+dm_create qd "$(rb_table "$sectors" adaptive "" "${legs[@]:0:3}") 6 queue_depth 2 4 queue_depth 0 32"
+table=$(dmsetup table qd)
+echo "table: $table"
+grep -q ' 6 queue_depth 0 32 queue_depth 2 4$' <<<"$table" || die "queue_depth not printed back: $table"
+dm_remove qd
+dm_create qd "$table"
+[ "$(dmsetup table qd)" = "$table" ] || die "queue_depth: round trip differs"
+dm_remove qd
+
 [ -z "$(dmsetup ls --target readbal | grep -v 'No devices')" ] || die "devices left behind"

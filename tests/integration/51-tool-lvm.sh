@@ -42,6 +42,12 @@ no_readbal_device
 expect_rc 0 "$RB" create lvmir --policy device preferred=1 "${lvs[@]}"
 out_line 'created lvmir \(/dev/dm-[0-9]+\): 3 legs, 32 MiB'
 [[ -z $ERR ]] || die "equal LVs: no warning expected"
+# An LV has no request queue of its own: the table gives each leg its PV's depth.
+qd=$(cat "/sys/block/$(basename "${pvs[0]}")/queue/nr_requests")
+table=$(dmsetup table lvmir)
+for i in 0 1 2; do
+	grep -q "queue_depth $i $qd\b" <<<"$table" || die "leg $i: no queue_depth $qd in: $table"
+done
 
 # The legs are shown by their LV (dm) names.
 expect_rc 0 "$RB" status lvmir

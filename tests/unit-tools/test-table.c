@@ -321,6 +321,43 @@ static void test_feature_words(void **state)
 	assert_int_equal(t.nfeatures, 0);
 }
 
+/* A stacked leg's depth: three words, one per leg, replaced or dropped. */
+static void test_queue_depth(void **state)
+{
+	static const char *const line =
+		"3 251:0 0 251:1 0 251:2 0 pid 0 8 queue_depth 0 4 rebuild 1 "
+		"queue_depth 2 32";
+	struct rb_table t;
+	char err[256], out[1024];
+
+	(void)state;
+	assert_int_equal(rb_feature_words("queue_depth"), 3);
+	assert_int_equal(rb_feature_words("QUEUE_DEPTH"), 3);
+	assert_int_equal(rb_table_parse(line, 8, &t, err, sizeof(err)), 0);
+	assert_int_equal(rb_table_params(&t, out, sizeof(out)), 0);
+	assert_string_equal(out, line);
+	/* the leg and the depth are values, not features */
+	assert_null(rb_table_feature(&t, "4"));
+	assert_null(rb_table_feature(&t, "2"));
+	assert_string_equal(rb_table_feature(&t, "rebuild"), "1");
+	/* leg 0's is replaced (at the end), leg 2's dropped, leg 1's added */
+	assert_int_equal(rb_table_set_queue_depth(&t, 0, 8), 0);
+	assert_int_equal(rb_table_set_queue_depth(&t, 2, 0), 0);
+	assert_int_equal(rb_table_set_queue_depth(&t, 1, 16), 0);
+	assert_int_equal(rb_table_params(&t, out, sizeof(out)), 0);
+	assert_string_equal(out, "3 251:0 0 251:1 0 251:2 0 pid 0 8 rebuild 1 "
+			    "queue_depth 0 8 queue_depth 1 16");
+	assert_int_equal(rb_table_del_feature(&t, "queue_depth"), 2);
+	assert_int_equal(rb_table_set_queue_depth(&t, 1, 0), 0);
+	assert_int_equal(rb_table_params(&t, out, sizeof(out)), 0);
+	assert_string_equal(out, "3 251:0 0 251:1 0 251:2 0 pid 0 2 rebuild 1");
+	/* cut short: refused */
+	assert_int_not_equal(rb_table_parse("2 251:0 0 251:1 0 pid 0 2 "
+					    "queue_depth 0", 8, &t, err,
+					    sizeof(err)), 0);
+	assert_non_null(strstr(err, "queue_depth without its value"));
+}
+
 static void test_features_full(void **state)
 {
 	struct rb_table t;
@@ -422,6 +459,7 @@ int main(void)
 		cmocka_unit_test(test_line_too_long),
 		cmocka_unit_test(test_parse_round_trip),
 		cmocka_unit_test(test_feature_words),
+		cmocka_unit_test(test_queue_depth),
 		cmocka_unit_test(test_features_full),
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_length),

@@ -10,6 +10,7 @@
 #include "catalog.h"
 #include "common.h"
 #include "dirtylog.h"
+#include "sysfs.h"
 #include "util.h"
 
 /* The smallest region: a page, as the target wants. */
@@ -238,6 +239,19 @@ int rb_build_table(const struct rb_cmd *c, struct rb_build *b)
 		snprintf(b->table.legs[i].dev, sizeof(b->table.legs[i].dev),
 			 "%u:%u", major(b->devs[i].rdev), minor(b->devs[i].rdev));
 		b->table.legs[i].offset = 0;
+	}
+	for (i = 0; i < b->nlegs && rb_module_depths(); i++) {
+		unsigned int depth = rb_sysfs_stacked_depth(major(b->devs[i].rdev),
+							    minor(b->devs[i].rdev));
+
+		if (!depth)
+			continue;
+		rb_debug("%s has no request queue of its own: queue_depth %u, "
+			 "the disks' below", b->paths[i], depth);
+		if (rb_table_set_queue_depth(&b->table, i, depth)) {
+			rb_err("the table line is too long");
+			return RB_EXIT_USAGE;
+		}
 	}
 	b->table.policy = b->policy;
 	r = rb_build_regions(b);

@@ -11,6 +11,7 @@
 #include "common.h"
 #include "dm.h"
 #include "kmsg.h"
+#include "sysfs.h"
 #include "util.h"
 
 /* Is @path already a leg of @d?  Its index, else -1. */
@@ -195,6 +196,13 @@ static int rb_replace_run(int argc, char **argv)
 	snprintf(t.legs[leg].dev, sizeof(t.legs[leg].dev), "%u:%u",
 		 major(nd.rdev), minor(nd.rdev));
 	t.legs[leg].offset = offset;
+	if (rb_module_depths() &&
+	    rb_table_set_queue_depth(&t, (unsigned int)leg,
+				     rb_sysfs_stacked_depth(major(nd.rdev),
+							    minor(nd.rdev)))) {
+		rb_err("the table line is too long");
+		return RB_EXIT_USAGE;
+	}
 	/*
 	 * A module that resyncs copies the new leg from the legs in sync, and
 	 * the failed ones too: a reload would otherwise trust them.  (Legs

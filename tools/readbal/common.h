@@ -59,11 +59,12 @@ void rb_report_refusal(const char *name, const char *what, const char *hint);
 /*
  * Is the loaded readbal target at least version @major.@minor?  1.1
  * resyncs (the rebuild feature, reinstate_leg), 1.2 has the dirty region
- * log.  0 when it is older or not loaded.
+ * log, 1.3 takes queue_depth.  0 when it is older or not loaded.
  */
 int rb_module_at_least(unsigned int major, unsigned int minor);
 #define rb_module_resyncs() rb_module_at_least(1, 1)
 #define rb_module_logs() rb_module_at_least(1, 2)
+#define rb_module_depths() rb_module_at_least(1, 3)
 
 /* "policy: roundrobin a=1 b=2" of a device's current status. */
 void rb_print_policy(const struct rb_dev *d);

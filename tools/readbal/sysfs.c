@@ -126,6 +126,60 @@ int rb_sysfs_holders(unsigned int major, unsigned int minor, char *buf,
 	return pos > 0;
 }
 
+/*
+ * The tags below the block device at sysfs directory @dir: its own
+ * nr_requests if it is blk-mq (a partition's are its disk's), else the
+ * sum over what it stacks on, @level deep at most.
+ */
+static unsigned int rb_tags_below(const char *dir, int level)
+{
+	char path[PATH_MAX], base[1024], v[32];
+	unsigned int sum = 0, n;
+	struct dirent *de;
+	DIR *d;
+
+	/* sysfs paths of 8 levels of slaves stay far below these bounds */
+	snprintf(path, sizeof(path), "%.1000s/partition", dir);
+	snprintf(base, sizeof(base), "%.1000s%s", dir,
+		 access(path, F_OK) ? "" : "/..");
+	snprintf(path, sizeof(path), "%s/mq", base);
+	if (!access(path, F_OK)) {
+		snprintf(path, sizeof(path), "%s/queue/nr_requests", base);
+		return rb_sysfs_read(path, v, sizeof(v)) ||
+		       rb_parse_uint(v, 1U << 20, &n) ? 0 : n;
+	}
+	if (level <= 0)
+		return 0;
+	snprintf(path, sizeof(path), "%s/slaves", base);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/slaves/%.255s", base,
+			 de->d_name);
+		sum += rb_tags_below(path, level - 1);
+	}
+	closedir(d);
+	return sum;
+}
+
+unsigned int rb_sysfs_stacked_depth(unsigned int major, unsigned int minor)
+{
+	char dir[64], base[80], path[96];
+
+	/* a partition's queue is its disk's */
+	rb_devdir(major, minor, dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/partition", dir);
+	snprintf(base, sizeof(base), "%s%s", dir, access(path, F_OK) ? "" : "/..");
+	snprintf(path, sizeof(path), "%s/mq", base);
+	if (!access(path, F_OK))
+		return 0;
+	/* an LV on dm-crypt on a disk is 2 deep; 8 is plenty */
+	return rb_tags_below(base, 8);
+}
+
 unsigned int rb_sysfs_partitions(unsigned int major, unsigned int minor,
 				 dev_t *out, unsigned int max)
 {

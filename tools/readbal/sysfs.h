@@ -20,6 +20,13 @@ int rb_sysfs_holders(unsigned int major, unsigned int minor, char *buf,
 /* The partitions of a disk; returns how many were stored. */
 unsigned int rb_sysfs_partitions(unsigned int major, unsigned int minor,
 				 dev_t *out, unsigned int max);
+/*
+ * For a device with no request queue of its own (device-mapper, md): the
+ * nr_requests of the disks below it, summed over the disks it stacks on
+ * (/sys/.../slaves, followed down); 0 for a device with its own tags
+ * (blk-mq: its nr_requests is real) or when sysfs does not say.
+ */
+unsigned int rb_sysfs_stacked_depth(unsigned int major, unsigned int minor);
 /* The whole disk of a partition, else the device itself. */
 dev_t rb_sysfs_whole(dev_t dev);
 

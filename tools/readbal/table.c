@@ -171,7 +171,9 @@ int rb_table_params(const struct rb_table *t, char *buf, size_t len)
 unsigned int rb_feature_words(const char *name)
 {
 	/* the target compares feature names without case */
-	return !strcasecmp(name, "sync") || !strcasecmp(name, "nosync") ? 1 : 2;
+	if (!strcasecmp(name, "sync") || !strcasecmp(name, "nosync"))
+		return 1;
+	return !strcasecmp(name, "queue_depth") ? 3 : 2;
 }
 
 /*
@@ -226,6 +228,32 @@ unsigned int rb_table_del_feature(struct rb_table *t, const char *name)
 		dropped++;
 	}
 	return dropped;
+}
+
+int rb_table_set_queue_depth(struct rb_table *t, unsigned int leg,
+			     unsigned int depth)
+{
+	unsigned int i = 0, l;
+	int at;
+
+	while ((at = rb_feature_next(t, "queue_depth", &i)) >= 0) {
+		if (rb_parse_uint(t->features[at + 1], UINT32_MAX, &l) ||
+		    l != leg)
+			continue;
+		memmove(t->features[at], t->features[i],
+			(t->nfeatures - i) * sizeof(t->features[0]));
+		t->nfeatures -= 3;
+		i = (unsigned int)at;
+	}
+	if (!depth)
+		return 0;
+	if (t->nfeatures + 3 > RB_MAX_FEATURE_WORDS)
+		return -1;
+	snprintf(t->features[t->nfeatures], RB_DEV_MAX, "queue_depth");
+	snprintf(t->features[t->nfeatures + 1], RB_DEV_MAX, "%u", leg);
+	snprintf(t->features[t->nfeatures + 2], RB_DEV_MAX, "%u", depth);
+	t->nfeatures += 3;
+	return 0;
 }
 
 const char *rb_table_feature(const struct rb_table *t, const char *name)

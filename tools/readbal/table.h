@@ -22,7 +22,7 @@
 #define RB_NAME_MAX	64	/* policy and knob names */
 #define RB_VALUE_MAX	64	/* the target prints knob values into 64 bytes */
 #define RB_DEV_MAX	256
-#define RB_MAX_FEATURE_WORDS (2 * (RB_PARSE_MAX_LEGS + 8))
+#define RB_MAX_FEATURE_WORDS (5 * RB_PARSE_MAX_LEGS + 16)
 
 struct rb_knob {
 	char name[RB_NAME_MAX];
@@ -82,7 +82,10 @@ int rb_table_line(const struct rb_table *t, char *buf, size_t len);
 int rb_table_parse(const char *params, uint64_t length, struct rb_table *t,
 		   char *err, size_t errlen);
 
-/* Words a feature takes, its name included: 1 for sync/nosync, else 2. */
+/*
+ * Words a feature takes, its name included: 1 for sync/nosync, 3 for
+ * queue_depth (<leg> <n>), else 2.
+ */
 unsigned int rb_feature_words(const char *name);
 /*
  * Add the feature "<name> <value>", or the flag "<name>" when @value is
@@ -94,6 +97,13 @@ int rb_table_add_feature(struct rb_table *t, const char *name,
 unsigned int rb_table_del_feature(struct rb_table *t, const char *name);
 /* The value of feature @name (its last one), the name for a flag, or NULL. */
 const char *rb_table_feature(const struct rb_table *t, const char *name);
+
+/*
+ * Set leg @leg's "queue_depth <leg> <n>" to @depth, or drop it when @depth
+ * is 0; -1 if full.
+ */
+int rb_table_set_queue_depth(struct rb_table *t, unsigned int leg,
+			     unsigned int depth);
 
 /* The log features of @t. */
 void rb_table_log(const struct rb_table *t, struct rb_log_spec *log);
