@@ -29,7 +29,9 @@
  * time since the class's last sample over decay_ms, at most all, so the
  * model follows a leg that slows down within a few decay_ms whatever its
  * IOPS; samples closer than decay_ms / 256 are skipped, which also keeps
- * the fitting off most completions of a busy leg.  Until a leg has
+ * the fitting off most completions of a busy leg.  A read that found its
+ * leg idle for over decay_ms and was slower weighs 1/8 at most: it may have
+ * woken the device.  Until a leg has
  * completed a read it gets one read at a time, on optimistic defaults.
  *
  * The estimate.  A read of b sectors sent to leg i now would be done after
@@ -167,6 +169,7 @@
 #define AD_PACE_SHIFT		1		/* backlog >= half the pace's */
 #define AD_PACE_WINDOW_SHIFT	4		/* pace over decay_ms / 16 */
 #define AD_PACE_SHIFT_W		2		/* a window weighs 1/4 */
+#define AD_WAKE_SHIFT		3		/* a slow wake weighs 1/8 */
 
 /* Before a leg has been measured: 100 MiB/s rotational, 1 GiB/s flash. */
 #define AD_ROT_RATE		((1000000000ULL << AD_K_SHIFT) / 204800)
@@ -604,18 +607,29 @@ static u64 ad_clamp_sample(const struct ad_class *c, u64 sectors, u64 ns)
  * weigh less than AD_W_MIN, and at a high read rate learning from every
  * read would cost more than the averages gain.
  */
-static void ad_learn(struct ad_ctx *ctx, struct ad_leg *l,
-		     const struct rb_leg *leg, unsigned int cls, u64 sectors,
-		     u64 ns, u64 now)
+static void ad_learn_woke(struct ad_ctx *ctx, struct ad_leg *l,
+			  const struct rb_leg *leg, unsigned int cls,
+			  u64 sectors, u64 ns, u64 now, bool woke)
 {
 	struct ad_class *c = &l->cls[cls];
-	u64 stamp = READ_ONCE(c->stamp), w;
+	u64 stamp = READ_ONCE(c->stamp), w, cs = READ_ONCE(c->sectors);
 
-	if (READ_ONCE(c->sectors)) {
+	if (cs) {
 		if ((s64)(now - stamp) <
 		    (s64)(ad_knob(ctx, AD_DECAY_MS) * AD_NS_PER_MS >> 8))
 			return;
 		w = ad_weight(ctx, stamp, now);
+		/*
+		 * The first read after an idle spell may wake the device
+		 * (a power state, a halted vCPU's timer: 725 us for a
+		 * null_blk nvme's 130): slower than the class, it weighs
+		 * 1/8 at most, or one such read calls the leg slow until
+		 * its next probe.  A leg that did slow down shows it in
+		 * the reads that follow.
+		 */
+		if (woke && ns > ad_max_u64(div_u64(READ_ONCE(c->ns),
+						    (u32)cs), 1) * sectors)
+			w = ad_min_u64(w, AD_W_ONE >> AD_WAKE_SHIFT);
 	} else {
 		w = AD_W_ONE;
 	}
@@ -627,6 +641,13 @@ static void ad_learn(struct ad_ctx *ctx, struct ad_leg *l,
 	WRITE_ONCE(c->ns, ad_ewma(READ_ONCE(c->ns), ns << AD_FIX, w));
 	ad_fit(l, leg, (u64)ad_knob(ctx, AD_DECAY_MS) * AD_NS_PER_MS *
 		       AD_RUN_STALE);
+}
+
+static void ad_learn(struct ad_ctx *ctx, struct ad_leg *l,
+		     const struct rb_leg *leg, unsigned int cls, u64 sectors,
+		     u64 ns, u64 now)
+{
+	ad_learn_woke(ctx, l, leg, cls, sectors, ns, now, false);
 }
 
 /*
@@ -1403,8 +1424,12 @@ static void ad_end_io(struct rb_policy *p, struct rb_leg *leg,
 	WRITE_ONCE(l->last_finish, now);
 	if (READ_ONCE(l->solo) == io->sector + 1) {
 		WRITE_ONCE(l->solo, 0);
-		ad_learn(ctx, l, leg, large ? AD_IDLE_LARGE : AD_IDLE_SMALL,
-			 sectors, ns, now);
+		/* idle for more than decay_ms before it: a wake */
+		ad_learn_woke(ctx, l, leg,
+			      large ? AD_IDLE_LARGE : AD_IDLE_SMALL, sectors,
+			      ns, now, prev && (s64)(start - prev) >
+			      (s64)((u64)ad_knob(ctx, AD_DECAY_MS) *
+				    AD_NS_PER_MS));
 	} else if ((s64)(prev - start) > (s64)ad_lat(l, sectors)) {
 		/* it waited behind the previous read: the gap is its own */
 		ad_learn(ctx, l, leg, cls, sectors,

@@ -941,6 +941,44 @@ static void test_stale_idle_small(void **state)
 }
 
 /*
+ * ssd + nvme at QD1 after 15 s idle: the nvme's first read took 725 us (it
+ * woke: a halted vCPU's timer, a power state) where it reads 4 KiB in 130.
+ * That read weighs 1/8 at most and the nvme keeps the reads; with all its
+ * weight it would call the nvme slower than the ssd.  A slow read soon
+ * after it is no wake, and counts.
+ */
+static void test_wake(void **state)
+{
+	u64 t0 = NOW + 15000 * MS;
+	struct ad_leg *l;
+	struct rbt t;
+
+	setup(&t, 2, 0x3);
+	assert_int_equal(knob_set(&t, "probe_ms", "0"), 0);
+	model(&t, 0, 0, 1000, 280 * US);	/* ssd: 288 us idle */
+	model(&t, 1, 0, 500, 126 * US);		/* nvme: 130 us idle */
+	set_class_at(aleg(&t, 0), AD_IDLE_SMALL, 8, 288 * US, NOW);
+	set_class_at(aleg(&t, 1), AD_IDLE_SMALL, 8, 130 * US, NOW);
+	assert_int_equal(sel(&t, 12345, 8, 0x3), 1);
+	l = aleg(&t, 1);
+	shim_now_ns = t0;
+	start(&t, 1, 5000, 8);
+	shim_now_ns = t0 + 725 * US;
+	end(&t, 1, 5000, 8, 725 * US);
+	assert_true(ad_idle_ns(l, 8) < 200 * US);
+	assert_int_equal(sel(&t, 12345, 8, 0x3), 1);
+	/* 50 ms on, after 49 ms idle: 2 ms counts (clamped to 4 times) */
+	shim_now_ns = t0 + 50 * MS;
+	start(&t, 1, 6000, 8);
+	shim_now_ns += 2 * MS;
+	end(&t, 1, 6000, 8, 2 * MS);
+	assert_true(ad_idle_ns(l, 8) > 288 * US);
+	assert_int_equal(sel(&t, 12345, 8, 0x3), 0);
+	rbt_teardown(&t);
+	(void)state;
+}
+
+/*
  * ssd + nvme at depth: a small random read that finds reads in flight goes
  * to the flash leg with the fewest, not to the one its estimate ends first
  * (the nvme here, holding 3); idle legs, or a leg 85 times slower idle (a
@@ -1338,6 +1376,7 @@ int main(void)
 		cmocka_unit_test(test_outlier),
 		cmocka_unit_test(test_pace),
 		cmocka_unit_test(test_idle_line),
+		cmocka_unit_test(test_wake),
 		cmocka_unit_test(test_unmeasured),
 		cmocka_unit_test(test_io_opt),
 		cmocka_unit_test(test_accounting),
