@@ -168,6 +168,7 @@ static unsigned int rb_tags_below(const char *dir, int level)
 unsigned int rb_sysfs_stacked_depth(unsigned int major, unsigned int minor)
 {
 	char dir[64], base[80], path[96];
+	unsigned int n;
 
 	/* a partition's queue is its disk's */
 	rb_devdir(major, minor, dir, sizeof(dir));
@@ -176,8 +177,10 @@ unsigned int rb_sysfs_stacked_depth(unsigned int major, unsigned int minor)
 	snprintf(path, sizeof(path), "%s/mq", base);
 	if (!access(path, F_OK))
 		return 0;
-	/* an LV on dm-crypt on a disk is 2 deep; 8 is plenty */
-	return rb_tags_below(base, 8);
+	/* an LV on dm-crypt on a disk is 2 deep; 8 is plenty; the target
+	 * takes up to 65536 */
+	n = rb_tags_below(base, 8);
+	return n > 65536 ? 65536 : n;
 }
 
 unsigned int rb_sysfs_partitions(unsigned int major, unsigned int minor,
