@@ -199,7 +199,7 @@ int rb_build_table(const struct rb_cmd *c, struct rb_build *b)
 	unsigned int lbs[RB_MAX_LEGS], i, small = 0;
 	struct rb_catalog cat;
 	char err[2048], a[32], s[32], u[32];
-	int r;
+	int r, depths;
 
 	rb_catalog_load(&cat, NULL);
 	rb_scpy(b->catalog_source, sizeof(b->catalog_source), cat.source);
@@ -240,7 +240,9 @@ int rb_build_table(const struct rb_cmd *c, struct rb_build *b)
 			 "%u:%u", major(b->devs[i].rdev), minor(b->devs[i].rdev));
 		b->table.legs[i].offset = 0;
 	}
-	for (i = 0; i < b->nlegs && rb_module_depths(); i++) {
+	/* one target version query (an ioctl), not one per leg */
+	depths = rb_module_depths();
+	for (i = 0; i < b->nlegs && depths; i++) {
 		unsigned int depth = rb_sysfs_stacked_depth(major(b->devs[i].rdev),
 							    minor(b->devs[i].rdev));
 

@@ -53,11 +53,32 @@ int rb_sysfs_kname(unsigned int major, unsigned int minor, char *buf,
 	return rb_scpy(buf, len, base ? base + 1 : link);
 }
 
+/*
+ * The sysfs directory of the disk whose queue @dir's device uses: a
+ * partition's model and queue are its disk's, one level up.
+ */
+static void rb_queue_dir(const char *dir, char *buf, size_t len)
+{
+	char path[1024];
+
+	/* sysfs paths of 8 levels of slaves stay far below these bounds */
+	snprintf(path, sizeof(path), "%.1000s/partition", dir);
+	snprintf(buf, len, "%.1000s%s", dir, access(path, F_OK) ? "" : "/..");
+}
+
+/* Has the queue at @qdir tags of its own (blk-mq), a real nr_requests? */
+static int rb_has_tags(const char *qdir)
+{
+	char path[1024];
+
+	snprintf(path, sizeof(path), "%.1000s/mq", qdir);
+	return !access(path, F_OK);
+}
+
 void rb_sysfs_leg_info(unsigned int major, unsigned int minor,
 		       struct rb_leg_info *info)
 {
-	char dir[64], path[128], v[16];
-	const char *disk;
+	char dir[64], disk[80], path[128], v[16];
 
 	memset(info, 0, sizeof(*info));
 	info->rotational = -1;
@@ -67,13 +88,11 @@ void rb_sysfs_leg_info(unsigned int major, unsigned int minor,
 	snprintf(path, sizeof(path), "%s/dm/name", dir);
 	if (rb_sysfs_read(path, info->dm_name, sizeof(info->dm_name)))
 		info->dm_name[0] = '\0';
-	/* a partition has its disk's model and queue one level up */
-	snprintf(path, sizeof(path), "%s/partition", dir);
-	disk = access(path, F_OK) ? "" : "/..";
-	snprintf(path, sizeof(path), "%s%s/device/model", dir, disk);
+	rb_queue_dir(dir, disk, sizeof(disk));
+	snprintf(path, sizeof(path), "%s/device/model", disk);
 	if (rb_sysfs_read(path, info->model, sizeof(info->model)))
 		info->model[0] = '\0';
-	snprintf(path, sizeof(path), "%s%s/queue/rotational", dir, disk);
+	snprintf(path, sizeof(path), "%s/queue/rotational", disk);
 	if (!rb_sysfs_read(path, v, sizeof(v)))
 		info->rotational = !strcmp(v, "1");
 }
@@ -138,12 +157,8 @@ static unsigned int rb_tags_below(const char *dir, int level)
 	struct dirent *de;
 	DIR *d;
 
-	/* sysfs paths of 8 levels of slaves stay far below these bounds */
-	snprintf(path, sizeof(path), "%.1000s/partition", dir);
-	snprintf(base, sizeof(base), "%.1000s%s", dir,
-		 access(path, F_OK) ? "" : "/..");
-	snprintf(path, sizeof(path), "%s/mq", base);
-	if (!access(path, F_OK)) {
+	rb_queue_dir(dir, base, sizeof(base));
+	if (rb_has_tags(base)) {
 		snprintf(path, sizeof(path), "%s/queue/nr_requests", base);
 		return rb_sysfs_read(path, v, sizeof(v)) ||
 		       rb_parse_uint(v, 1U << 20, &n) ? 0 : n;
@@ -167,15 +182,12 @@ static unsigned int rb_tags_below(const char *dir, int level)
 
 unsigned int rb_sysfs_stacked_depth(unsigned int major, unsigned int minor)
 {
-	char dir[64], base[80], path[96];
+	char dir[64], base[80];
 	unsigned int n;
 
-	/* a partition's queue is its disk's */
 	rb_devdir(major, minor, dir, sizeof(dir));
-	snprintf(path, sizeof(path), "%s/partition", dir);
-	snprintf(base, sizeof(base), "%s%s", dir, access(path, F_OK) ? "" : "/..");
-	snprintf(path, sizeof(path), "%s/mq", base);
-	if (!access(path, F_OK))
+	rb_queue_dir(dir, base, sizeof(base));
+	if (rb_has_tags(base))
 		return 0;
 	/* an LV on dm-crypt on a disk is 2 deep; 8 is plenty; the target
 	 * takes up to 65536 */
