@@ -230,6 +230,56 @@ class Captured(unittest.TestCase):
         self.assertEqual(report.Report(res, "/nonexistent", "/nonexistent.md").runtimes_note(),
                          " (randread-qd32: 3 s)")
 
+    def test_issue7_targets(self):
+        res = results.Results(DATA)
+        res.meta = dict(res.meta, runtime=1, policies=["hst", "adaptive"])
+
+        def run(p, w, cfg, r, v, phase=1):
+            iops = v if w.startswith("randread") else v * 16
+            return {"section": "matrix", "profile": p, "workload": w, "config": cfg, "phase": phase,
+                    "io": "read", "round": r, "duration_s": 1, "ramp_s": 0,
+                    "m": {"mib_s": iops / 256 if w.startswith("randread") else v, "iops": iops,
+                          "read": {"bw_kib": iops * 4 if w.startswith("randread") else v * 1024,
+                                   "iops": iops}, "write": {"bw_kib": 0, "iops": 0}}}
+        res.runs = []
+        for r, (a, lin) in enumerate(((900, 1000), (980, 1000), (1000, 1000))):
+            res.runs += [run("ssd+nvme", "randread-qd1", "leg:0", r, 500),
+                         run("ssd+nvme", "randread-qd1", "leg:1", r, 1000),
+                         run("ssd+nvme", "randread-qd1", "rb:adaptive", r, a),
+                         run("ssd+nvme", "randread-qd1", "linear", r, lin)]
+        for p, a, md in (("ssd+nvme", 96, 95), ("2ram", 40, 50)):
+            res.runs += [run(p, "seqread-8job", "leg:0", 0, 50), run(p, "seqread-8job", "leg:1", 0, 50),
+                         run(p, "seqread-8job", "rb:adaptive", 0, a),
+                         run(p, "seqread-8job", "md", 0, md, phase=2)]
+        res.runs += [run("ssd+nvme", "randread-qd32", "leg:0", 0, 900),
+                     run("ssd+nvme", "randread-qd32", "rb:adaptive", 0, 1000),
+                     run("ssd+nvme", "randread-qd32", "rb:hst", 0, 1010),
+                     run("ssd+nvme", "randread-qd32", "linear", 0, 800)]
+        rep = report.Report(res, "/nonexistent", "/nonexistent.md")
+        rep.lines = []
+        rep.targets()
+        text = "\n".join(rep.lines)
+        rows = {tuple(c.strip() for c in ln.split("|")[1:3]): ln for ln in rep.lines
+                if ln.startswith("| ") and "profile" not in ln}
+        qd1 = rows[("4 KiB QD1, mixed arrays: >= 0.95 of the fastest leg (dm-linear on it)", "ssd+nvme")]
+        # the median run (980 against 1000), and the rounds' ratios
+        self.assertIn("| 0.98 (rounds 0.90-1.00) | 0.95 | met |", qd1)
+        eight = rows[("8 readers: >= 0.95 of the limit, >= md raid1", "ssd+nvme")]
+        self.assertIn("0.96 of the limit, 1.01 of md raid1", eight)
+        self.assertIn("| met |", eight)
+        ram = rows[("8 readers: >= 0.95 of the limit, >= md raid1", "2ram")]
+        self.assertIn("not judged: ram legs", ram)
+        qd32 = rows[("4 KiB QD32: >= the fastest leg alone and the best other policy", "ssd+nvme")]
+        self.assertIn("0.99 of hst", qd32)
+        self.assertIn("**not met**", qd32)
+        self.assertIn("**2 of 3 met.**", text)
+        # no adaptive runs: no section
+        res.runs = [r for r in res.runs if r["config"] != "rb:adaptive"]
+        rep = report.Report(res, "/nonexistent", "/nonexistent.md")
+        rep.lines = []
+        rep.targets()
+        self.assertEqual(rep.lines, [])
+
     def test_shares_use_their_phase(self):
         md = self.m.get(PROFILE, "randrw-70", "md")
         self.assertEqual(md["phase"], 2)
