@@ -467,7 +467,13 @@ class Bench:
                 # and longer runs for bursty ones
                 rt = {"runtime": str(self.conf.get("runtimes", self.mode.get("runtimes", {})).get(w, runtime))}
                 for r in range(rounds):
-                    for cfg, k in confs:
+                    # each round starts further along the list: a slow
+                    # spell (ssd+nvme's QD32 in runs M and N: its first 20
+                    # to 25 s at 0.35 to 0.8 of the rest) then falls on other
+                    # configurations in other rounds, and the median
+                    # leaves it out
+                    at = r * len(confs) // rounds
+                    for cfg, k in confs[at:] + confs[:at]:
                         tag = f"{pname}.{w}.{cfg.replace(':', '-')}.p{phase}"
                         if rounds > 1:
                             tag += f".r{r}"
