@@ -480,7 +480,8 @@ class Bench:
                         # the legs alone one after the other: run together, legs
                         # that cost guest CPU (nbd) would slow the others down
                         jobs.append(self.job(tag, t, f"/dev/{k}", rt))
-                        meta[tag] = dict(base, workload=w, config=cfg, phase=phase, top=k, io=kind, round=r)
+                        meta[tag] = dict(base, workload=w, config=cfg, phase=phase, top=k, io=kind, round=r,
+                                         turn=at)
             self.run_fio(f"{pname}-p{phase}", jobs, meta)
 
     # ----------------------------------------------------------- calibration

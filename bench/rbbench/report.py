@@ -1245,12 +1245,16 @@ class Report:
                  "every 100 ms and fio's bandwidth logs place each job in time.",
                  "- Workloads that move by more than the differences between policies (4 KiB QD32: 15 to "
                  "20% between identical 1 s runs; QD1 as much between benchmarks) run in interleaved "
-                 "rounds, every configuration once a round (`rounds` in bench/rbbench/plan.py; header), "
-                 "each round starting further along the list (with 3 rounds, a third): "
-                 "each configuration's row is its median run, so a drift over the rounds reaches "
-                 "every configuration alike, and a slow spell within a round falls on different "
-                 "configurations in different rounds (ssd+nvme's QD32 in runs M and N: the nvme alone "
-                 "and every policy that uses it ran up to 2.8 times slower for the first 20 to 25 s).", "")
+                 "rounds, every configuration once a round (`rounds` in bench/rbbench/plan.py; header)"
+                 + (", each round starting further along the list (with 3 rounds, a third): "
+                    "each configuration's row is its median run, so a drift over the rounds reaches "
+                    "every configuration alike, and a slow spell within a round falls on different "
+                    "configurations in different rounds (ssd+nvme's QD32 in runs M and N: the nvme alone "
+                    "and every policy that uses it ran up to 2.8 times slower for the first 20 to 25 s)."
+                    if any(r.get("turn") for r in self.res.runs) else
+                    "; each configuration's row is its median run, so the host's drift over the rounds "
+                    "reaches every configuration alike. Every round ran the configurations in the same "
+                    "order: a slow spell within a round falls on the same ones each time."), "")
         self.out("## Caveats", "",
                  "- The guest runs under TCG on a 2-core host that other QEMU guests share: absolute "
                  "numbers move by factors between runs, shares within a phase much less. Runs are "

@@ -226,6 +226,14 @@ class Captured(unittest.TestCase):
         rep = report.Report(res, "/nonexistent", "/nonexistent.md")
         self.assertEqual(rep.rounds_note(), "; randread-qd32: the median of 3 interleaved rounds")
         self.assertEqual(rep.runtimes_note(), "")
+        # the caveat says whether later rounds started further along
+        rep.lines = []
+        rep.howto()
+        self.assertIn("in the same order", "\n".join(rep.lines))
+        res.runs[3]["turn"] = 1
+        rep.lines = []
+        rep.howto()
+        self.assertIn("each round starting further along", "\n".join(rep.lines))
         res.runs.append(run("rb:hst", 0, 650, runtime=3))
         self.assertEqual(report.Report(res, "/nonexistent", "/nonexistent.md").runtimes_note(),
                          " (randread-qd32: 3 s)")
