@@ -48,6 +48,12 @@ def ratio(v):
     return "-" if v is None else f"{v:.2f}"
 
 
+def ratio3(v):
+    """A ratio judged against a threshold: three decimals, so that 0.948
+    is not shown as the 0.95 it misses."""
+    return "-" if v is None else f"{v:.3f}"
+
+
 def md_table(header, rows, align=None):
     """A markdown table; align: string of 'l'/'r' per column."""
     align = align or "l" + "r" * (len(header) - 1)
@@ -1359,7 +1365,7 @@ class Report:
             s, mdv, v = m.share(p, w, c), m.value(p, w, "md"), m.value(p, w, c)
             ok = None if s is None or mdv is None else s >= 0.95 and v >= mdv
             row("8 readers: >= 0.95 of the limit, >= md raid1", p,
-                f"{ratio(s)} of the limit, {ratio(v / mdv if v and mdv else None)} of md raid1",
+                f"{ratio3(s)} of the limit, {ratio3(v / mdv if v and mdv else None)} of md raid1",
                 f"0.95; md raid1 {ratio(m.share(p, w, 'md'))}", ok)
         w = "seqread-1job"
         for p in (m.profiles if w in m.workloads else []):
@@ -1377,7 +1383,7 @@ class Report:
             v, lin = m.value(p, w, c), m.value(p, w, "linear")
             r = v / lin if v and lin else None
             row("4 KiB QD1, mixed arrays: >= 0.95 of the fastest leg (dm-linear on it)", p,
-                ratio(r) + self._paired_text(p, w, c, "linear"), "0.95", None if r is None else r >= 0.95)
+                ratio3(r) + self._paired_text(p, w, c, "linear"), "0.95", None if r is None else r >= 0.95)
         w = "randread-qd32"
         for p in (m.profiles if w in m.workloads else []):
             v = m.value(p, w, c)
@@ -1388,7 +1394,7 @@ class Report:
             best = max(others, key=others.get)
             r = v / others[best]
             row("4 KiB QD32: >= the fastest leg alone and the best other policy", p,
-                f"{ratio(r)} of {config_label(best)}" + self._paired_text(p, w, c, best), "1.00", r >= 1.0)
+                f"{ratio3(r)} of {config_label(best)}" + self._paired_text(p, w, c, best), "1.00", r >= 1.0)
         for (p, w, cfg), rec in sorted(self._slowdown_recovery().items()):
             if cfg != c:
                 continue

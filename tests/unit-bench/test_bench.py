@@ -271,14 +271,14 @@ class Captured(unittest.TestCase):
                 if ln.startswith("| ") and "profile" not in ln}
         qd1 = rows[("4 KiB QD1, mixed arrays: >= 0.95 of the fastest leg (dm-linear on it)", "ssd+nvme")]
         # the median run (980 against 1000), and the rounds' ratios
-        self.assertIn("| 0.98 (rounds 0.90-1.00) | 0.95 | met |", qd1)
+        self.assertIn("| 0.980 (rounds 0.90-1.00) | 0.95 | met |", qd1)
         eight = rows[("8 readers: >= 0.95 of the limit, >= md raid1", "ssd+nvme")]
-        self.assertIn("0.96 of the limit, 1.01 of md raid1", eight)
+        self.assertIn("0.960 of the limit, 1.011 of md raid1", eight)
         self.assertIn("| met |", eight)
         ram = rows[("8 readers: >= 0.95 of the limit, >= md raid1", "2ram")]
         self.assertIn("not judged: ram legs", ram)
         qd32 = rows[("4 KiB QD32: >= the fastest leg alone and the best other policy", "ssd+nvme")]
-        self.assertIn("0.99 of hst", qd32)
+        self.assertIn("0.990 of hst", qd32)
         self.assertIn("**not met**", qd32)
         self.assertIn("**2 of 3 met.**", text)
         # no adaptive runs: no section
