@@ -1301,42 +1301,34 @@ class Report:
     # -------------------------------------------------------------- targets
     def _paired(self, p, w, c, other):
         """Per-round ratios of C to OTHER (rounds of one index; md raid1's
-        are a phase later): (median, lowest, highest), or None."""
+        are a phase later): (lowest, highest), or None."""
         a = {r.get("round", 0): results.value(r, unit_of(w)) for r in self.m.rounds.get((p, w, c), [])}
         b = {r.get("round", 0): results.value(r, unit_of(w)) for r in self.m.rounds.get((p, w, other), [])}
         rs = [a[k] / b[k] for k in a if a[k] and b.get(k)]
         if len(rs) < 2:
             return None
-        return statistics.median(rs), min(rs), max(rs)
+        return min(rs), max(rs)
 
     def _paired_text(self, p, w, c, other):
         pr = self._paired(p, w, c, other)
-        return "" if pr is None else f" (rounds {pr[1]:.2f}-{pr[2]:.2f})"
+        return "" if pr is None else f" (rounds {pr[0]:.2f}-{pr[1]:.2f})"
 
     def _slowdown_recovery(self):
         """{(profile, workload, config): (recovered s, settled s, steady
         share of the new limit)}, None where never, of the slowdown runs
         as slowdown() reports them."""
         out = {}
-        runs = [r for r in self.res.runs if r.get("section") == "slowdown"]
-        for r in runs:
-            if r.get("phase") != "run":
-                continue
-            p, w = r["profile"], r["workload"]
+        for (p, w), rs in self._slowdown_groups().items():
             unit = unit_of(w)
-            after = sorted((x for x in runs if (x["profile"], x["workload"]) == (p, w)
-                            and x.get("phase") == "after"), key=lambda x: x["config"])
-            new_lim = results.limit(after, after[0]["io"], unit) if after else None
-            series, swap = self.slowdown_series(r, unit)
-            if swap is None or not series:
-                out[(p, w, r["config"])] = (None, None, None)
-                continue
-            end = series[-1][0]
-            tail = [v for t, v in series if t > end - 1.5]
-            steady = statistics.mean(tail) if tail else None
-            out[(p, w, r["config"])] = (self.recovery_s(series, swap, new_lim),
-                                        self.recovery_s(series, swap, steady),
-                                        steady / new_lim if steady and new_lim else None)
+            new_lim = self._phase_limit(rs, "after", unit)
+            for r in (x for x in rs if x.get("phase") == "run"):
+                series, swap = self.slowdown_series(r, unit)
+                if swap is None or not series:
+                    out[(p, w, r["config"])] = (None, None, None)
+                    continue
+                steady, rec, settle = self.slowdown_after(series, swap, new_lim)
+                out[(p, w, r["config"])] = (rec, settle,
+                                            steady / new_lim if steady and new_lim else None)
         return out
 
     def targets(self, policy="adaptive"):
@@ -1436,6 +1428,33 @@ class Report:
         swap = r.get("swap_unix")
         return series, (swap * 1000 / bin_ms - b0) * bin_ms / 1000.0 if swap else None
 
+    @classmethod
+    def slowdown_after(cls, series, swap, new_lim):
+        """(steady, recovered s, settled s) of a slowdown run: the mean of
+        its last 1.5 s, and the seconds from the swap until it stays within
+        10% of the new limit, and of that steady level (None: never)."""
+        end = series[-1][0] if series else 0
+        tail = [v for t, v in series if t > end - 1.5]
+        steady = statistics.mean(tail) if tail else None
+        if swap is None:
+            return steady, None, None
+        return steady, cls.recovery_s(series, swap, new_lim), cls.recovery_s(series, swap, steady)
+
+    @staticmethod
+    def _phase_limit(rs, phase, unit):
+        """The limit of the legs alone of a slowdown's PHASE ("before",
+        "after"), or None."""
+        legs = sorted((r for r in rs if r.get("phase") == phase), key=lambda r: r["config"])
+        return results.limit(legs, legs[0]["io"], unit) if legs else None
+
+    def _slowdown_groups(self):
+        """{(profile, workload): its slowdown runs}, in the runs' order."""
+        groups = {}
+        for r in self.res.runs:
+            if r.get("section") == "slowdown":
+                groups.setdefault((r["profile"], r["workload"]), []).append(r)
+        return groups
+
     @staticmethod
     def recovery_s(series, swap, target, window_s=0.5):
         """Seconds from the swap until every later WINDOW_S average is
@@ -1474,18 +1493,10 @@ class Report:
                  "mirror reaches (a QD32 job shares its 32 slots among the legs, each leg alone has all 32); "
                  "*steady*: the last 1.5 s against the new limit; *before*: the last second before the swap "
                  "against the old limit (the legs alone before the swap).", "")
-        keys = []
-        for r in runs:
-            k = (r["profile"], r["workload"])
-            if k not in keys:
-                keys.append(k)
-        for p, w in keys:
+        for (p, w), rs in self._slowdown_groups().items():
             unit = unit_of(w)
-            rs = [r for r in runs if (r["profile"], r["workload"]) == (p, w)]
-            after = sorted((r for r in rs if r.get("phase") == "after"), key=lambda r: r["config"])
-            new_lim = results.limit(after, after[0]["io"], unit) if after else None
-            before = sorted((r for r in rs if r.get("phase") == "before"), key=lambda r: r["config"])
-            old_lim = results.limit(before, before[0]["io"], unit) if before else None
+            new_lim = self._phase_limit(rs, "after", unit)
+            old_lim = self._phase_limit(rs, "before", unit)
             delay = next((r.get("delay_ms") for r in rs if r.get("phase") == "run" and r.get("delay_ms")), None)
             share = next((r.get("slowed_to") for r in rs if r.get("phase") == "run" and r.get("slowed_to")), None)
             rows, plot = [], []
@@ -1495,11 +1506,7 @@ class Report:
                     rows.append([config_label(r["config"]), "-", "-", "-", "-", r["problem"]])
                     continue
                 pre = [v for t, v in series if swap is not None and swap - 1.0 <= t < swap]
-                end = series[-1][0] if series else 0
-                tail = [v for t, v in series if t > end - 1.5]
-                rec = self.recovery_s(series, swap, new_lim) if swap is not None else None
-                steady = statistics.mean(tail) if tail else None
-                settle = self.recovery_s(series, swap, steady) if swap is not None else None
+                steady, rec, settle = self.slowdown_after(series, swap, new_lim)
                 rows.append([config_label(r["config"]),
                              f"{num(statistics.mean(pre))} ({ratio(statistics.mean(pre) / old_lim if old_lim else None)})"
                              if pre else "-",
