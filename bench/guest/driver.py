@@ -22,6 +22,7 @@ dm-linear on the fastest leg.  Phase 2: each leg alone again (md's limit,
 measured minutes later) and md raid1, which cannot open legs dm holds.
 """
 
+import glob
 import json
 import math
 import os
@@ -119,6 +120,10 @@ def mdadm_create(paths):
 
 def mdadm_stop():
     subprocess.run(["mdadm", "--stop", f"/dev/{MD}"], capture_output=True)
+
+
+class Stuck(Exception):
+    """fio did not exit when killed: its I/O is stuck, the disks with it."""
 
 
 class Deadline(Exception):
@@ -352,8 +357,21 @@ class Bench:
             text = p.communicate(timeout=max(120, 3 * est + 60))[0]
             rc = p.returncode
         except subprocess.TimeoutExpired as e:
+            self.stuck_report(base)
             p.kill()
-            p.communicate()
+            try:
+                p.communicate(timeout=30)
+            except subprocess.TimeoutExpired:
+                raise Stuck(f"fio {label} timed out and did not exit when killed "
+                            f"(logs/{base}.stuck)")
+            for _ in range(20):  # a killed fio's reads still end, or never
+                busy = self.in_flight()
+                if not busy:
+                    break
+                time.sleep(0.5)
+            else:
+                raise Stuck(f"fio {label} timed out, and reads on {', '.join(busy)} "
+                            f"never end (logs/{base}.stuck)")
             rc, text = "timeout", f"fio timed out: {e}"
         wall = time.monotonic() - t
         # every I/O of the run has ended with fio: exact counts per run
@@ -375,6 +393,51 @@ class Bench:
                                           ramp_s=fiojob.parse_time(o.get("ramp_time", "0")),
                                           bwlog=tag))
         return out
+
+    @staticmethod
+    def in_flight():
+        """{disk: "reads writes"} of the disks with I/O in flight."""
+        out = {}
+        for d in sorted(os.listdir("/sys/block")):
+            try:
+                with open(f"/sys/block/{d}/inflight") as f:
+                    r, w = f.read().split()
+            except (OSError, ValueError):
+                continue
+            if r != "0" or w != "0":
+                out[d] = f"{r} {w}"
+        return out
+
+    def stuck_report(self, base):
+        """What a fio past its time waits on, in logs/BASE.stuck and the
+        log: the disks with I/O in flight, the tasks in D state with their
+        kernel stacks, nbdkit's threads; sysrq w dumps the rest in dmesg."""
+        lines = [f"in flight on {d}: {rw.replace(' ', ' reads, ')} writes"
+                 for d, rw in self.in_flight().items()]
+        tasks = {}  # (state, comm, stack): thread ids
+        for t in glob.glob("/proc/[0-9]*/task/[0-9]*"):
+            try:
+                with open(f"{t}/stat") as f:
+                    st = f.read()
+                comm, state = st[st.index("(") + 1:st.rindex(")")], st[st.rindex(")") + 2]
+                if state != "D" and not comm.startswith("nbdkit"):
+                    continue
+                with open(f"{t}/stack") as f:
+                    frames = [ln.split()[1] for ln in f if len(ln.split()) > 1][:10]
+            except (OSError, ValueError, IndexError):
+                continue
+            tasks.setdefault((state, comm, " < ".join(frames)), []).append(t.split("/")[-1])
+        for (state, comm, stack), tids in tasks.items():
+            lines.append(f"{state} {comm} {','.join(tids)}: {stack}")
+        try:
+            with open("/proc/sysrq-trigger", "w") as f:
+                f.write("w")
+        except OSError:
+            pass
+        with open(os.path.join(RES, "logs", base + ".stuck"), "w") as f:
+            f.write("\n".join(lines) + "\n")
+        for ln in lines[:20]:
+            log(f"  stuck: {ln}")
 
     def templates(self, workloads):
         out = {}
@@ -896,6 +959,11 @@ class Bench:
                 fn()
             except Deadline:
                 status = "partial: time budget"
+            except Stuck as e:  # the disks cannot be used or removed
+                log(f"ERROR in {label}: {e}")
+                record("errors.jsonl", {"step": label, "error": str(e)})
+                status = "partial: stuck I/O"
+                break
             except Exception as e:  # one broken step must not lose the others
                 log(f"ERROR in {label}: {e}")
                 record("errors.jsonl", {"step": label, "error": str(e)})

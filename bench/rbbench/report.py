@@ -1225,7 +1225,9 @@ class Report:
                  "every 5 s (the header's *host load*: other engineers' guests share the host).",
                  "- `make check` runs `bench/run --smoke` (one profile with a seek leg, two policies and "
                  "dm-mirror, a read, a mixed and a write workload for a second or two, the report in a "
-                 "temp dir; PASS/FAIL lines) and `tests/unit-bench/run` (the report's parsing and tables "
+                 "temp dir; PASS/FAIL lines; a failed smoke run is tried once more, the first try's output "
+                 "shown indented, and a fio past its time leaves what it waits on in `bench/logs/*.stuck`) "
+                 "and `tests/unit-bench/run` (the report's parsing and tables "
                  "on a captured run, the seek model, and the seek filter under nbdkit on the host).",
                  "- Each job file of `fio/` runs on its own too: `fio fio/seqread-64k.fio "
                  "--filename=/dev/mapper/NAME`. The benchmark runs the same files, with its run time, "
