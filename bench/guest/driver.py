@@ -46,6 +46,9 @@ CG = "/sys/fs/cgroup"
 LOG_MS = 100          # fio log interval and sampler period
 # the slowdown's runs: no ramp, its clock starts with the first read
 SD_RUN = {"runtime": "1", "ramp_time": ""}
+# reads in flight at which the slowdown measures each leg alone, below the
+# job's own depth (the shared limit of bench/rbbench/report.py)
+SD_DEPTHS = (2, 4, 8, 16, 24)
 # null_blk legs of the arrays, MiB.  No buffered read may wrap around
 # within a run: at each wrap fio invalidates the page cache of the whole
 # device (BLKFLSBUF), a stall of about 300 ms in this guest that also drops
@@ -773,12 +776,13 @@ class Bench:
             return None
         return self.dm_create(name, table)
 
-    def _legs_alone(self, prefix, t, wraps, rec):
+    def _legs_alone(self, prefix, t, wraps, rec, extra=None):
         """Jobs of template T on each wrapped leg in turn (tag PREFIX<i>)
-        and their records: REC with the leg's config and device."""
+        and their records: REC with the leg's config and device.  EXTRA:
+        more fio options."""
         jobs, meta = [], {}
         for i, k in enumerate(wraps):
-            jobs.append(self.job(f"{prefix}{i}", t, f"/dev/{k}", SD_RUN))
+            jobs.append(self.job(f"{prefix}{i}", t, f"/dev/{k}", dict(SD_RUN, **(extra or {}))))
             meta[f"{prefix}{i}"] = dict(rec, config=f"leg:{i}", top=k)
         return jobs, meta
 
@@ -899,8 +903,20 @@ class Bench:
                     self._wrap(fast, paths[fast], sectors)
             # the new limit: each leg alone, the fastest one slowed
             self._wrap(fast, paths[fast], sectors, delay)
+            # a job of N direct reads in flight shares them among the legs,
+            # where each leg alone had all N: each leg alone at fewer gives
+            # the best split of the N (the report's shared limit)
+            qd = int(t[1].get("iodepth", "1")) if str(t[1].get("direct", "0")) == "1" else 1
             jobs, meta = self._legs_alone(f"sd.{pname}.{w}.leg", t, wraps,
-                                          dict(base, workload=w, phase="after", io=io, delay_ms=delay))
+                                          dict(base, workload=w, phase="after", io=io, delay_ms=delay,
+                                               iodepth=qd))
+            if qd > 1:
+                for d in (x for x in SD_DEPTHS if x < qd):
+                    j, m = self._legs_alone(f"sd.{pname}.{w}.qd{d}.leg", t, wraps,
+                                            dict(base, workload=w, phase="after-depth", io=io,
+                                                 delay_ms=delay, iodepth=d), {"iodepth": str(d)})
+                    jobs += j
+                    meta.update(m)
             try:
                 self.run_fio(f"sd-{pname}-{w}-after", jobs, meta)
             finally:

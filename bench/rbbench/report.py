@@ -1322,7 +1322,7 @@ class Report:
         out = {}
         for (p, w), rs in self._slowdown_groups().items():
             unit = unit_of(w)
-            new_lim = self._phase_limit(rs, "after", unit)
+            new_lim = self._new_limit(rs, unit)[0]
             for r in (x for x in rs if x.get("phase") == "run"):
                 series, swap = self.slowdown_series(r, unit)
                 if swap is None or not series:
@@ -1443,6 +1443,45 @@ class Report:
         return steady, cls.recovery_s(series, swap, new_lim), cls.recovery_s(series, swap, steady)
 
     @staticmethod
+    def _shared_limit(rs, unit):
+        """The new limit of a job that keeps N reads in flight (QD32): the
+        best split of its N among the legs.  Each leg's rate at d reads is
+        from the legs alone at d (the after-depth runs, and the after run
+        at N), linear in between and from 0.  None for runs without them
+        (before run O) and for writes."""
+        after = [r for r in rs if r.get("phase") == "after"]
+        deep = [r for r in rs if r.get("phase") == "after-depth"]
+        if not after or not deep or after[0].get("io") != "read" or \
+                any(r.get("problem") or not r.get("m") for r in after + deep):
+            return None
+        n = after[0].get("iodepth") or 0
+        key = "iops" if unit == "IOPS" else "bw_kib"
+        scale = 1.0 if unit == "IOPS" else 1 / 1024.0
+        curves = {}
+        for r in after + deep:
+            curves.setdefault(r["config"], {0: 0.0})[r.get("iodepth") or n] = r["m"]["read"][key] * scale
+
+        def rate(pts, d):
+            xs = sorted(pts)
+            if d >= xs[-1]:
+                return pts[xs[-1]]
+            hi = next(x for x in xs if x >= d)
+            lo = max(x for x in xs if x <= d)
+            return pts[lo] if hi == lo else pts[lo] + (pts[hi] - pts[lo]) * (d - lo) / (hi - lo)
+
+        best = {0: 0.0}     # slots used -> best sum over the legs so far
+        for pts in curves.values():
+            best = {k: max(best[j] + rate(pts, k - j) for j in best if j <= k) for k in range(n + 1)}
+        return max(best.values()) if n else None
+
+    def _new_limit(self, rs, unit):
+        """(the new limit a slowdown is judged against, the legs alone's
+        sum): the shared limit where the run has it."""
+        alone = self._phase_limit(rs, "after", unit)
+        shared = self._shared_limit(rs, unit)
+        return (shared if shared else alone), alone
+
+    @staticmethod
     def _phase_limit(rs, phase, unit):
         """The limit of the legs alone of a slowdown's PHASE ("before",
         "after"), or None."""
@@ -1489,15 +1528,18 @@ class Report:
                  "latency under the workload, checked on that leg alone and corrected (up to four probes, "
                  "interpolated) until it runs at 0.07-0.14 of its rate (the delay and the share reached "
                  "are in each table's heading). *new limit*: "
-                 "the legs alone afterwards, the slowed one included. *recovered*: seconds from the swap "
+                 "the legs alone afterwards, the slowed one included; for a job that keeps N reads in flight "
+                 "(QD32), the best split of its N among the legs, from each leg alone at 2, 4, 8, 16, 24 and "
+                 "N reads in flight (since run O; each leg alone has all N, and the sum of those, in the "
+                 "heading, is more than a mirror reaches with N: the slowed leg's rate grows with its reads "
+                 "in flight). *recovered*: seconds from the swap "
                  "until every later half second is at least 0.9 of the new limit (the target: under 2 s); "
-                 "*settled*: the same against the policy's own steady level, for workloads whose limit no "
-                 "mirror reaches (a QD32 job shares its 32 slots among the legs, each leg alone has all 32); "
+                 "*settled*: the same against the policy's own steady level; "
                  "*steady*: the last 1.5 s against the new limit; *before*: the last second before the swap "
                  "against the old limit (the legs alone before the swap).", "")
         for (p, w), rs in self._slowdown_groups().items():
             unit = unit_of(w)
-            new_lim = self._phase_limit(rs, "after", unit)
+            new_lim, alone = self._new_limit(rs, unit)
             old_lim = self._phase_limit(rs, "before", unit)
             delay = next((r.get("delay_ms") for r in rs if r.get("phase") == "run" and r.get("delay_ms")), None)
             share = next((r.get("slowed_to") for r in rs if r.get("phase") == "run" and r.get("slowed_to")), None)
@@ -1517,7 +1559,9 @@ class Report:
                              "never" if settle is None else f"{settle:.1f} s", ""])
                 plot.append((config_label(r["config"]), series, swap))
             self.out(f"**{p}, {w}** ({unit}; the fastest leg, leg {rs[0].get('fastest')}, delayed "
-                     f"{delay} ms{f', alone at {share:.2f} of its rate' if share else ''}): new limit {num(new_lim)}, old limit {num(old_lim)}", "")
+                     f"{delay} ms{f', alone at {share:.2f} of its rate' if share else ''}): new limit {num(new_lim)}"
+                     f"{f' (the legs alone, each with all the reads: {num(alone)})' if alone != new_lim else ''}"
+                     f", old limit {num(old_lim)}", "")
             self.out(*md_table(["policy", "before (share)", "steady after (share)", "recovered",
                                 "settled", "note"], rows, "lrrrrl"), "")
             if plot:

@@ -288,6 +288,28 @@ class Captured(unittest.TestCase):
         rep.targets()
         self.assertEqual(rep.lines, [])
 
+    def test_shared_limit(self):
+        """A QD32 job's new limit after the slowdown: the best split of its
+        32 reads, not the legs alone's sum (each had all 32)."""
+        def leg(i, d, iops, phase="after-depth"):
+            return {"section": "slowdown", "phase": phase, "config": f"leg:{i}", "io": "read",
+                    "iodepth": d, "m": {"read": {"iops": iops, "bw_kib": iops * 4},
+                                        "write": {"iops": 0, "bw_kib": 0}}}
+        rs = []
+        for d in (2, 4, 8, 16, 24, 32):    # two hdds: 4 tags, 1500 IOPS from 4 on
+            rs += [leg(i, d, 1500 * min(d, 4) / 4, "after" if d == 32 else "after-depth") for i in (0, 1)]
+            rs.append(leg(2, d, 35 * d, "after" if d == 32 else "after-depth"))  # delayed: 35 a read
+        R = report.Report
+        # the hdds 4 reads each, the slowed leg the other 24
+        self.assertAlmostEqual(R._shared_limit(rs, "IOPS"), 3000 + 35 * 24)
+        self.assertAlmostEqual(R._phase_limit(rs, "after", "IOPS"), 3000 + 35 * 32)
+        self.assertAlmostEqual(R._shared_limit(rs, "MiB/s"), (3000 + 35 * 24) * 4 / 1024)
+        # runs without the depth runs (before run O): the legs alone
+        rep = report.Report(results.Results(DATA), "/nonexistent", "/nonexistent.md")
+        after = [r for r in rs if r["phase"] == "after"]
+        self.assertEqual(rep._new_limit(after, "IOPS"), (3000 + 35 * 32, 3000 + 35 * 32))
+        self.assertEqual(rep._new_limit(rs, "IOPS"), (3000 + 35 * 24, 3000 + 35 * 32))
+
     def test_shares_use_their_phase(self):
         md = self.m.get(PROFILE, "randrw-70", "md")
         self.assertEqual(md["phase"], 2)
