@@ -399,7 +399,7 @@ class Bench:
 
     @staticmethod
     def in_flight():
-        """{disk: "reads writes"} of the disks with I/O in flight."""
+        """{disk: (reads, writes)} of the disks with I/O in flight."""
         out = {}
         for d in sorted(os.listdir("/sys/block")):
             try:
@@ -408,15 +408,14 @@ class Bench:
             except (OSError, ValueError):
                 continue
             if r != "0" or w != "0":
-                out[d] = f"{r} {w}"
+                out[d] = (r, w)
         return out
 
     def stuck_report(self, base):
         """What a fio past its time waits on, in logs/BASE.stuck and the
         log: the disks with I/O in flight, the tasks in D state with their
         kernel stacks, nbdkit's threads; sysrq w dumps the rest in dmesg."""
-        lines = [f"in flight on {d}: {rw.replace(' ', ' reads, ')} writes"
-                 for d, rw in self.in_flight().items()]
+        lines = [f"in flight on {d}: {r} reads, {w} writes" for d, (r, w) in self.in_flight().items()]
         tasks = {}  # (state, comm, stack): thread ids
         for t in glob.glob("/proc/[0-9]*/task/[0-9]*"):
             try:
@@ -906,7 +905,7 @@ class Bench:
             # a job of N direct reads in flight shares them among the legs,
             # where each leg alone had all N: each leg alone at fewer gives
             # the best split of the N (the report's shared limit)
-            qd = int(t[1].get("iodepth", "1")) if str(t[1].get("direct", "0")) == "1" else 1
+            qd = 1 if fiojob.is_buffered(t[1]) else int(t[1].get("iodepth", "1"))
             jobs, meta = self._legs_alone(f"sd.{pname}.{w}.leg", t, wraps,
                                           dict(base, workload=w, phase="after", io=io, delay_ms=delay,
                                                iodepth=qd))
