@@ -55,7 +55,9 @@
  * over the leg's average seek distance), and is nothing for a read that
  * goes on from its stream (run_rate instead).  A leg is saturated when
  * backlog(i) >= lat_i(b) + cost_i + b * rate_i: it has as many reads in flight
- * as it serves beside each other, and another would only wait; so is a
+ * as it serves beside each other, and another would only wait; but not a
+ * flash leg whose small reads do not queue (ad_unqueued(): a round trip,
+ * a delay), whose gaps are its latency over the reads in flight.  So is a
  * leg with as many reads in flight as its queue depth (nr_requests), where
  * another would make the submitter wait for a tag.
  *
@@ -85,7 +87,8 @@
  *    bucket's bursts): no room means no queued reads, and without a
  *    queued read it would never learn otherwise.  Flash peers (an array
  *    of flash legs whose idle small reads are within AD_PEER_RATIO of
- *    each other) at depth: the leg with the fewest in flight (ad_peer()).
+ *    each other) at depth: the leg with the fewest in flight (ad_peer()),
+ *    unless a leg whose reads do not queue would serve it sooner.
  *  - Probes: an idle leg that completed nothing for probe_ms, or for 256
  *    times its own 4 KiB read time if that is sooner, gets the next read
  *    (4 KiB of it), so that a leg that was slow is measured again.
@@ -162,6 +165,8 @@
 #define AD_DEEP_SHIFT		1		/* deep in work: 2x a read */
 #define AD_WORTH_SHIFT		6		/* 64x the quickest: no room */
 #define AD_PEER_RATIO		4		/* flash legs this close: peers */
+#define AD_QUEUED_RATIO		2		/* reads queue: 2x the floor */
+#define AD_FLOOR_SHIFT		2		/* floor: 4 decay_ms at most */
 #define AD_DIST_SHIFT		4		/* seek distance: 1/16 */
 #define AD_JUMP			4		/* a sample: <= 4x the average */
 #define AD_SLOPE_SHIFT		2		/* rate >= 1/4 of large reads' */
@@ -253,6 +258,9 @@ struct ad_leg {
 	u64 done_stamp;		/* 0: not busy */
 	u64 per_read[AD_NR_PACES];	/* ns per read completed while busy */
 	u64 pace_stamp[AD_NR_PACES];	/* when per_read was last set */
+	/* the quickest small read lately: see ad_floor() */
+	u64 floor;		/* ns; 0: none yet */
+	u64 floor_stamp;	/* when it was set */
 };
 
 struct ad_ctx {
@@ -585,6 +593,62 @@ static bool ad_measured(const struct ad_leg *l)
 }
 
 /*
+ * What a small read spends on the leg now, with @more reads in flight on
+ * top: its reads in flight times its pace (Little's law), at least its
+ * floor; 0 if it has no pace.
+ */
+static u64 ad_spent(struct ad_ctx *ctx, const struct rb_leg *leg,
+		    const struct ad_leg *l, u64 now, unsigned int more)
+{
+	u64 pace = ad_small_pace(ctx, l, now);
+	s64 n = atomic_read(&leg->inflight) + atomic_read(&leg->writes);
+
+	if (!pace)
+		return 0;
+	n = n < 0 ? 0 : n > AD_MAX_INFLIGHT ? AD_MAX_INFLIGHT : n;
+	return ad_max_u64((n + more) * pace, READ_ONCE(l->floor));
+}
+
+/*
+ * Do a flash leg's small reads go without queueing?  What a read spends
+ * there now (its reads in flight times its pace, Little's law) is under
+ * AD_QUEUED_RATIO times its floor, the quickest small read lately: it
+ * serves its reads side by side (a round trip, a delay), and one more adds
+ * to its throughput.  Its gaps, learnt at depth, are that latency over the
+ * reads in flight, and would call it saturated at any depth.  The floor,
+ * not the idle line: reads that found a throttled leg idle at depth waited
+ * for its next budget.  No pace or no floor: not known.
+ */
+static bool ad_unqueued(struct ad_ctx *ctx, const struct rb_leg *leg,
+			const struct ad_leg *l, u64 now)
+{
+	u64 spent = ad_spent(ctx, leg, l, now, 0), floor = READ_ONCE(l->floor);
+
+	return leg->nonrot && spent && floor &&
+	       spent < floor * AD_QUEUED_RATIO;
+}
+
+/*
+ * Keeps the quickest service time of a small read that found the leg idle,
+ * of the last 4 decay_ms or so: a lower or equal one replaces it at once,
+ * any after that span (a leg that slowed down is followed at its next idle
+ * read).  Only idle reads: at depth every read may have queued, and the
+ * floor would rise with the depth it was meant to judge.
+ */
+static void ad_floor(struct ad_ctx *ctx, struct ad_leg *l, u64 ns, u64 now)
+{
+	u64 span = (u64)ad_knob(ctx, AD_DECAY_MS) * AD_NS_PER_MS <<
+		   AD_FLOOR_SHIFT;
+	u64 floor = READ_ONCE(l->floor);
+
+	if (!floor || ns <= floor ||
+	    (s64)(now - READ_ONCE(l->floor_stamp)) > (s64)span) {
+		WRITE_ONCE(l->floor, ns ?: 1);
+		WRITE_ONCE(l->floor_stamp, now);
+	}
+}
+
+/*
  * A sample is at most AD_JUMP times the class's time per sector: a read
  * that looks slow because its completion waited for a CPU (a preempted
  * vCPU, an interrupt storm) must not make a fast leg look slow at once, as
@@ -712,7 +776,9 @@ static u64 ad_expect(struct ad_ctx *ctx, struct rb_leg *leg,
 				      AD_PACE_SHIFT);
 	serial = (rate * sectors) >> AD_K_SHIFT;
 	/* as many reads in flight as the leg serves beside each other */
-	*saturated = backlog >= lat + cost + serial;
+	*saturated = backlog >= lat + cost + serial &&
+		     (io->sectors > AD_SMALL_SECTORS ||
+		      !ad_unqueued(ctx, leg, l, io->start_ns));
 	/* a write ahead of the read: as long as a 4 KiB read */
 	backlog += w * ad_serial(l, AD_PROBE_SECTORS);
 	if (leg->nonrot)
@@ -936,6 +1002,25 @@ static int ad_peer(struct ad_ctx *ctx, struct rb_set *set,
 	}
 	if (!busy || !lo || hi > lo * AD_PEER_RATIO)
 		return -1;
+	/*
+	 * Least pending evens the counts, which suits legs whose reads
+	 * queue: each serves at its rate whatever its count.  A quicker leg
+	 * whose reads do not queue serves one more read sooner, and its
+	 * count says nothing: the estimates choose.
+	 */
+	for (i = 0; i < set->nr_legs; i++) {
+		struct rb_leg *leg = &set->legs[i];
+
+		if (!rb_leg_eligible(io, i) || (int)i == best ||
+		    atomic_read(&leg->inflight) + atomic_read(&leg->writes) >=
+		    (int)leg->queue_depth)
+			continue;
+		if (ad_unqueued(ctx, leg, &ctx->leg[i], io->start_ns) &&
+		    ad_spent(ctx, leg, &ctx->leg[i], io->start_ns, 0) <
+		    ad_spent(ctx, &set->legs[best], &ctx->leg[best],
+			     io->start_ns, 1))
+			return -1;
+	}
 	return best;
 }
 
@@ -1424,6 +1509,8 @@ static void ad_end_io(struct rb_policy *p, struct rb_leg *leg,
 	WRITE_ONCE(l->last_finish, now);
 	if (READ_ONCE(l->solo) == io->sector + 1) {
 		WRITE_ONCE(l->solo, 0);
+		if (!large)
+			ad_floor(ctx, l, ns, now);
 		/* idle for more than decay_ms before it: a wake */
 		ad_learn_woke(ctx, l, leg,
 			      large ? AD_IDLE_LARGE : AD_IDLE_SMALL, sectors,

@@ -998,6 +998,12 @@ static void test_flash_peers(void **state)
 	for (i = 0; i < 3; i++)
 		start(&t, 1, 2000 + 100 * i, 8);
 	assert_int_equal(sel(&t, 12345, 8, 0x3), 0);
+	/* the nvme's reads queue (recent service 17x its idle): still */
+	t.legs[0].ewma_ns = 2 * MS;
+	t.legs[1].ewma_ns = 1 * MS;
+	assert_int_equal(sel(&t, 12345, 8, 0x3), 0);
+	t.legs[0].ewma_ns = 0;
+	t.legs[1].ewma_ns = 0;
 	/* one read each: equals, the quicker */
 	atomic_set(&t.legs[1].inflight, 1);
 	assert_int_equal(sel(&t, 12345, 8, 0x3), 1);
@@ -1005,6 +1011,91 @@ static void test_flash_peers(void **state)
 	atomic_set(&t.legs[1].inflight, 3);
 	model(&t, 0, 20 * US, 1000, 5000 * US);
 	assert_int_equal(sel(&t, 12345, 8, 0x3), 1);
+	rbt_teardown(&t);
+	(void)state;
+}
+
+/* A small reads' pace of @per_read ns and a floor of @floor ns, set now. */
+static void pace_floor(struct rbt *t, unsigned int leg, u64 per_read,
+		       u64 floor)
+{
+	aleg(t, leg)->per_read[AD_PACE_SMALL] = per_read;
+	aleg(t, leg)->pace_stamp[AD_PACE_SMALL] = shim_now_ns;
+	aleg(t, leg)->floor = floor;
+	aleg(t, leg)->floor_stamp = shim_now_ns;
+}
+
+/*
+ * nvme + remote at QD32 after the nvme was slowed behind an 18 ms delay:
+ * its idle line and its floor are from before (it is never idle at depth),
+ * its idle line within AD_PEER_RATIO of the remote's 5 ms, so the two look
+ * like peers.  Least pending would even the counts, and every read the
+ * nvme takes from the remote waits 18 ms for one 5 ms would serve.  The
+ * remote's reads do not queue (20 in flight at 250 us a read: 5 ms, its
+ * floor), so the estimates choose, and the remote is not saturated by its
+ * backlog of 20 gaps: it has room.
+ */
+static void test_peer_round_trip(void **state)
+{
+	struct rb_io io = rd(12345, 8, 0x3);
+	bool saturated;
+	struct rbt t;
+	unsigned int i;
+
+	setup(&t, 2, 0x3);
+	assert_int_equal(knob_set(&t, "probe_ms", "0"), 0);
+	model(&t, 0, 250 * US, 1000, 5 * MS);	/* remote: 5.25 ms idle */
+	model(&t, 1, 3 * MS, 500, 0);		/* nvme: 3 ms, stale */
+	for (i = 0; i < 20; i++)
+		start(&t, 0, 1000 + 100 * i, 8);
+	for (i = 0; i < 4; i++)
+		start(&t, 1, 9000 + 100 * i, 8);
+	/* no pace yet: peers, the fewest in flight */
+	assert_int_equal(sel(&t, 12345, 8, 0x3), 1);
+	pace_floor(&t, 0, 250 * US, 5 * MS);
+	pace_floor(&t, 1, 4500 * US, 60 * US);
+	assert_int_equal(sel(&t, 12345, 8, 0x3), 0);
+	io.start_ns = shim_now_ns;
+	ad_expect(actx(&t), &t.legs[0], &io, 8, false, &saturated);
+	assert_false(saturated);
+	/* the remote's reads queue too (11 ms, 2.2 times its floor): peers */
+	pace_floor(&t, 0, 550 * US, 5 * MS);
+	assert_int_equal(sel(&t, 12345, 8, 0x3), 1);
+	io.start_ns = shim_now_ns;
+	ad_expect(actx(&t), &t.legs[0], &io, 8, false, &saturated);
+	assert_true(saturated);
+	rbt_teardown(&t);
+	(void)state;
+}
+
+/*
+ * A floor is the quickest small read that found the leg idle: reads that
+ * queued do not lower it, and after 4 decay_ms the next idle one replaces
+ * it, slower or not (a leg that slowed down).
+ */
+static void test_floor(void **state)
+{
+	struct rbt t;
+
+	setup(&t, 1, 0x1);
+	model(&t, 0, 20 * US, 1000, 150 * US);
+	start(&t, 0, 1000, 8);			/* found it idle */
+	start(&t, 0, 2000, 8);			/* queued */
+	shim_now_ns += 200 * US;
+	end(&t, 0, 1000, 8, 200 * US);
+	assert_int_equal(aleg(&t, 0)->floor, 200 * US);
+	shim_now_ns += 50 * US;
+	end(&t, 0, 2000, 8, 100 * US);		/* queued: not a floor */
+	assert_int_equal(aleg(&t, 0)->floor, 200 * US);
+	start(&t, 0, 3000, 8);
+	shim_now_ns += 300 * US;
+	end(&t, 0, 3000, 8, 300 * US);		/* slower, within the span */
+	assert_int_equal(aleg(&t, 0)->floor, 200 * US);
+	shim_now_ns += 401 * MS;
+	start(&t, 0, 4000, 8);
+	shim_now_ns += 18 * MS;
+	end(&t, 0, 4000, 8, 18 * MS);		/* after it: a delay */
+	assert_int_equal(aleg(&t, 0)->floor, 18 * MS);
 	rbt_teardown(&t);
 	(void)state;
 }
@@ -1044,11 +1135,12 @@ static void test_small_full_queue(void **state)
 /* select without chunk (a retry), or chunk's choice for another read. */
 static void test_pick(void **state)
 {
-	struct rb_io io = rd(0, MIB, 0x3);
 	unsigned int n, leg;
+	struct rb_io io;
 	struct rbt t;
 
 	setup(&t, 2, 0x3);
+	io = rd(0, MIB, 0x3);	/* after setup(): now is the test's */
 	model(&t, 0, 0, 100, 100 * US);
 	model(&t, 1, 0, 100, 100 * US);
 	start(&t, 0, 50000, 4096);		/* leg 0 busy */
@@ -1371,6 +1463,8 @@ int main(void)
 		cmocka_unit_test(test_nearest_saturated),
 		cmocka_unit_test(test_small_full_queue),
 		cmocka_unit_test(test_flash_peers),
+		cmocka_unit_test(test_peer_round_trip),
+		cmocka_unit_test(test_floor),
 		cmocka_unit_test(test_pick),
 		cmocka_unit_test(test_probe),
 		cmocka_unit_test(test_outlier),
