@@ -55,9 +55,7 @@
  * over the leg's average seek distance), and is nothing for a read that
  * goes on from its stream (run_rate instead).  A leg is saturated when
  * backlog(i) >= lat_i(b) + cost_i + b * rate_i: it has as many reads in flight
- * as it serves beside each other, and another would only wait; but not a
- * flash leg whose small reads do not queue (ad_unqueued(): a round trip,
- * a delay), whose gaps are its latency over the reads in flight.  So is a
+ * as it serves beside each other, and another would only wait; so is a
  * leg with as many reads in flight as its queue depth (nr_requests), where
  * another would make the submitter wait for a tag.
  *
@@ -613,11 +611,10 @@ static u64 ad_spent(struct ad_ctx *ctx, const struct rb_leg *leg,
  * Do a flash leg's small reads go without queueing?  What a read spends
  * there now (its reads in flight times its pace, Little's law) is under
  * AD_QUEUED_RATIO times its floor, the quickest small read lately: it
- * serves its reads side by side (a round trip, a delay), and one more adds
- * to its throughput.  Its gaps, learnt at depth, are that latency over the
- * reads in flight, and would call it saturated at any depth.  The floor,
- * not the idle line: reads that found a throttled leg idle at depth waited
- * for its next budget.  No pace or no floor: not known.
+ * serves its reads side by side (a round trip, a delay), so its count in
+ * flight says nothing of when it would serve one more.  The floor, not the
+ * idle line: reads that found a throttled leg idle at depth waited for its
+ * next budget.  No pace or no floor: not known.
  */
 static bool ad_unqueued(struct ad_ctx *ctx, const struct rb_leg *leg,
 			const struct ad_leg *l, u64 now)
@@ -776,9 +773,7 @@ static u64 ad_expect(struct ad_ctx *ctx, struct rb_leg *leg,
 				      AD_PACE_SHIFT);
 	serial = (rate * sectors) >> AD_K_SHIFT;
 	/* as many reads in flight as the leg serves beside each other */
-	*saturated = backlog >= lat + cost + serial &&
-		     (io->sectors > AD_SMALL_SECTORS ||
-		      !ad_unqueued(ctx, leg, l, io->start_ns));
+	*saturated = backlog >= lat + cost + serial;
 	/* a write ahead of the read: as long as a 4 KiB read */
 	backlog += w * ad_serial(l, AD_PROBE_SECTORS);
 	if (leg->nonrot)
