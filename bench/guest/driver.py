@@ -529,16 +529,19 @@ class Bench:
                 # noisy workloads: interleaved rounds, the report takes
                 # each configuration's median (the host drifts over a round)
                 rounds = self.conf.get("rounds", self.mode.get("rounds", {})).get(w, 1)
+                # rounds after the first for these configurations only
+                only = self.conf.get("round_configs", self.mode.get("round_configs", {})).get(w)
                 # and longer runs for bursty ones
                 rt = {"runtime": str(self.conf.get("runtimes", self.mode.get("runtimes", {})).get(w, runtime))}
                 for r in range(rounds):
+                    cs = [c for c in confs if c[0] in only] if r and only else confs
                     # each round starts further along the list: a slow
                     # spell (ssd+nvme's QD32 in runs M and N: its first 20
                     # to 25 s at 0.35 to 0.8 of the rest) then falls on other
                     # configurations in other rounds, and the median
                     # leaves it out
-                    at = r * len(confs) // rounds
-                    for cfg, k in confs[at:] + confs[:at]:
+                    at = r * len(cs) // rounds
+                    for cfg, k in cs[at:] + cs[:at]:
                         tag = f"{pname}.{w}.{cfg.replace(':', '-')}.p{phase}"
                         if rounds > 1:
                             tag += f".r{r}"

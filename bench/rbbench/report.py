@@ -256,11 +256,18 @@ class Report:
     def rounds_note(self):
         """", W: median of N interleaved rounds" for workloads run in
         rounds."""
-        by = {}
-        for (_, w, _), rs in self.m.rounds.items():
+        by, some = {}, {}
+        for (_, w, c), rs in self.m.rounds.items():
             if len(rs) > 1:
                 by[w] = max(by.get(w, 0), len(rs))
-        return "".join(f"; {w}: the median of {n} interleaved rounds" for w, n in sorted(by.items()))
+                some.setdefault(w, set()).add(c)
+        for (_, w, c), rs in self.m.rounds.items():
+            if w in by and len(rs) == 1:
+                some[w].add(None)      # not every configuration had rounds
+        return "".join(f"; {w}: the median of {n} interleaved rounds"
+                       + (f" ({', '.join(config_label(c) for c in sorted(some[w] - {None}))} only)"
+                          if None in some[w] else "")
+                       for w, n in sorted(by.items()))
 
     def header(self):
         meta, conf = self.res.meta, self.res.conf
@@ -1216,7 +1223,7 @@ class Report:
     # -------------------------------------------------------------- how to
     def howto(self):
         self.out("## How it runs", "",
-                 "- `make bench` = `bench/run --full` (about an hour): boots the test guest once "
+                 "- `make bench` = `bench/run --full` (about 75 minutes): boots the test guest once "
                  "(`tests/vm/run`), runs `bench/guest/driver.py` there and writes this file and "
                  "`docs/plots/`. `make bench-quick` = `bench/run --quick` (under 5 minutes, two "
                  "profiles, the report in the results dir); `bench/run --calibrate` measures the disks "
