@@ -256,7 +256,7 @@ struct ad_leg {
 	u64 done_stamp;		/* 0: not busy */
 	u64 per_read[AD_NR_PACES];	/* ns per read completed while busy */
 	u64 pace_stamp[AD_NR_PACES];	/* when per_read was last set */
-	/* the quickest small read lately: see ad_floor() */
+	/* the quickest small read that found it idle: ad_floor() */
 	u64 floor;		/* ns; 0: none yet */
 	u64 floor_stamp;	/* when it was set */
 };
