@@ -59,15 +59,17 @@ SD_DEPTHS = (2, 4, 8, 16, 24)
 # rewrites its slices' starts).
 LEG_MB = 2048
 # Kinds whose legs are another size:
-# - ram stays at 1 GiB: uncapped, its write runs cover a whole leg, and two
-#   2 GiB ones outgrew the guest's 2 GiB (OOM in 2ram's md phase); its 8
-#   readers wrap at any size.
+# - ram is 512 MiB: uncapped, its write runs cover most of a leg, and
+#   null_blk's pages cannot be reclaimed: two 2 GiB legs outgrew the
+#   guest's 2 GiB, and two 1 GiB ones did too once 8 readers ran 3 rounds
+#   (run P: the OOM killer took fio at the end of 2ram's md phase); two
+#   512 MiB legs hold at most 1 GiB.  Its readers wrap at any size.
 # - hdd-seek stays at 1 GiB: the seek model's times and zones are fractions
 #   of its capacity (sqrt(distance / capacity)), so the calibration holds
 #   for this size, and its 8 readers (under 40 MiB/s) do not wrap 123 MiB
 #   slices in 12 s; at 256 MiB, 8 readers on 2hdd-seek+ssd wrapped within
 #   the run (strace: BLKFLSBUF every 0.5 s).
-KIND_LEG_MB = {"ram": 1024, "hdd-seek": 1024}
+KIND_LEG_MB = {"ram": 512, "hdd-seek": 1024}
 T0 = time.monotonic()
 
 
@@ -232,15 +234,15 @@ class Bench:
             json.dump(meta, f, indent=1, sort_keys=True)
 
     # ---------------------------------------------------------------- disks
-    def make_legs(self, kinds, prefix, mb=None):
-        """Creates the legs (null_blk ones at plan.LEG_MBPS and
+    def make_legs(self, kinds, prefix, mb=None, scale=1):
+        """Creates the legs (null_blk ones at plan.LEG_MBPS times SCALE and
         plan.LEG_MAX_SECTORS), of MB MiB or their kind's size (KIND_LEG_MB,
         else LEG_MB); returns [(name, /dev path, kernel name)]."""
         cmds, names = [], []
         for i, kind in enumerate(kinds):
             name = f"{prefix}{i}"
             size = mb or KIND_LEG_MB.get(kind, LEG_MB)
-            rate = f" mbps={plan.LEG_MBPS[kind]}" if kind in plan.LEG_MBPS else ""
+            rate = f" mbps={max(1, round(plan.LEG_MBPS[kind] * scale))}" if kind in plan.LEG_MBPS else ""
             cmds.append(f"rb_seek_disk {name} size={size} >/dev/null" if kind == "hdd-seek"
                         else f"rb_disk {name} {kind} size={size}{rate} "
                              f"max_sectors={plan.LEG_MAX_SECTORS} >/dev/null")
@@ -487,22 +489,31 @@ class Bench:
     def profile(self, pname, workloads, runtime):
         kinds = plan.profile_kinds(pname)
         log(f"== profile {pname}: {' '.join(kinds)}")
-        legs = self.make_legs(kinds, "bl")
-        try:
-            self._profile(pname, kinds, legs, workloads, runtime)
-        finally:
-            self.dm_remove_all()
-            mdadm_stop()
-            self.remove_legs(legs)
+        # workloads whose legs run at another rate (plan.GUEST_LEG_SCALE)
+        # get legs of their own, after the others
+        scales = {}
+        for w in workloads:
+            scales.setdefault(plan.leg_scale(w, pname), []).append(w)
+        for scale, ws in sorted(scales.items(), key=lambda x: x[0] != 1):
+            if scale != 1:
+                log(f"  {' '.join(ws)}: legs at {scale} of their rate")
+            legs = self.make_legs(kinds, "bl", scale=scale)
+            try:
+                self._profile(pname, kinds, legs, ws, runtime, scale)
+            finally:
+                self.dm_remove_all()
+                mdadm_stop()
+                self.remove_legs(legs)
 
-    def _profile(self, pname, kinds, legs, workloads, runtime):
+    def _profile(self, pname, kinds, legs, workloads, runtime, scale=1):
         n = len(legs)
         sectors = min(self.sectors(k) for _, _, k in legs)
         fast = plan.fastest_leg(kinds)
         paths = [p for _, p, _ in legs]
         knames = [k for _, _, k in legs]
         tmpl = self.templates(workloads)
-        base = {"profile": pname, "kinds": kinds, "legs": knames, "fastest": fast, "section": "matrix"}
+        base = {"profile": pname, "kinds": kinds, "legs": knames, "fastest": fast, "section": "matrix",
+                "leg_scale": scale}
         peers = self.conf.get("peers", self.mode.get("peers", plan.PEERS))
         for phase in (1, 2) if "md" in peers else (1,):
             if phase == 1:
@@ -533,6 +544,7 @@ class Bench:
                 only = self.conf.get("round_configs", self.mode.get("round_configs", {})).get(w)
                 # and longer runs for bursty ones
                 rt = {"runtime": str(self.conf.get("runtimes", self.mode.get("runtimes", {})).get(w, runtime))}
+                rt.update(self.conf.get("job_options", plan.GUEST_JOB_OPTIONS).get(w, {}))
                 for r in range(rounds):
                     cs = [c for c in confs if c[0] in only] if r and only else confs
                     # each round starts further along the list: a slow
@@ -550,7 +562,7 @@ class Bench:
                         jobs.append(self.job(tag, t, f"/dev/{k}", rt))
                         meta[tag] = dict(base, workload=w, config=cfg, phase=phase, top=k, io=kind, round=r,
                                          turn=at)
-            self.run_fio(f"{pname}-p{phase}", jobs, meta)
+            self.run_fio(f"{pname}-p{phase}" + (f"-x{scale}" if scale != 1 else ""), jobs, meta)
 
     # ----------------------------------------------------------- calibration
     def calibrate(self, runtime):

@@ -816,7 +816,9 @@ class Report:
                 if not m.get(p, w, "leg:0"):
                     continue
                 kinds = plan.profile_kinds(p) if p in plan.PROFILES or "+" in p else []
-                self.out(f"**{p}** ({' + '.join(kinds)}); limit {num(m.limits.get((p, w, 1)))} {unit} "
+                scale = m.get(p, w, "leg:0").get("leg_scale", 1)
+                rate = f", legs at {scale:g} of their rate" if scale != 1 else ""
+                self.out(f"**{p}** ({' + '.join(kinds)}{rate}); limit {num(m.limits.get((p, w, 1)))} {unit} "
                          f"(the legs alone: {num(m.phase_limits.get((p, w, 1)))} in the first phase, "
                          f"{num(m.phase_limits.get((p, w, 2)))} in md's)", "")
                 rows = []
@@ -1238,14 +1240,22 @@ class Report:
                  "on a captured run, the seek model, and the seek filter under nbdkit on the host).",
                  "- Each job file of `fio/` runs on its own too: `fio fio/seqread-64k.fio "
                  "--filename=/dev/mapper/NAME`. The benchmark runs the same files, with its run time, "
-                 "a bandwidth log and `thread` added.",
+                 "a bandwidth log and `thread` added; "
+                 + "; ".join(f"{w} also with " + " ".join(k if v is None else f"{k}={v}" for k, v in o.items())
+                             for w, o in plan.GUEST_JOB_OPTIONS.items())
+                 + " (the reads in flight as the job file's; one fio thread saturated its vCPU at 4 KiB "
+                 "QD32), and "
+                 + "; ".join(f"{w} on " + ", ".join(f"{p} over legs at {x:g} of the rates below" for p, x in d.items())
+                             for w, d in plan.GUEST_LEG_SCALE.items())
+                 + ", legs of its own (their mirrors' reads, about 87 us of guest CPU each through dm, "
+                 "used both vCPUs at the full rates: `GUEST_LEG_SCALE` in bench/rbbench/plan.py).",
                  "- Disks: `tests/lib/disks.sh` at about half its profiles' bandwidth (null_blk: hdd 13 MB/s "
                  "2 ms QD4 rotational, ssd 38 MB/s 200 us, nvme 63 MB/s 50 us, remote 19 MB/s 5 ms, ram "
                  "uncapped; `LEG_MBPS` in bench/rbbench/plan.py: at the profiles' own rates one buffered "
                  "reader was bound by its fio thread's CPU, not by the legs), requests of at most 128 KiB "
                  "(`LEG_MAX_SECTORS`: a disk's limit ends on 4 KiB; null_blk's default 255 sectors does "
-                 "not), 2 GiB each (ram 1 GiB: its "
-                 "uncapped writes fill a leg; 256 MiB in the calibration and seed 004): no buffered read wraps around within a run, where "
+                 "not), 2 GiB each (ram 512 MiB: its "
+                 "uncapped writes fill a leg and two 1 GiB ones ran the guest out of memory; 256 MiB in the calibration and seed 004): no buffered read wraps around within a run, where "
                  "fio would flush the device's page cache, a 300 ms stall in this guest; "
                  "`hdd-seek` is `tools/nbdkit-seek`, 1 GiB (the size its calibration holds for; nbdkit memory "
                  "plugin behind the seek filter, "

@@ -13,6 +13,9 @@
 # (shell), where RESULTS is the results dir given to tests/vm/run:
 #   KOS="/path/before.ko /path/after.ko"   required
 #   ROUNDS=3  PROFILES="2hdd+ssd ssd+nvme"  POLICIES=adaptive  RUNTIME=3
+#   LEG_SCALE=1   the legs' rates times this (the benchmark runs QD32 on
+#                 ssd+nvme and nvme+remote at 0.5: plan.GUEST_LEG_SCALE)
+# QD32 runs as the benchmark's: 2 fio threads of QD16 (plan.GUEST_JOB_OPTIONS).
 # (POLICIES="adaptive zfs" also puts policies side by side, each round)
 # e.g.
 #   mkdir /tmp/ab && echo 'KOS="/tmp/old.ko /tmp/new.ko"' > /tmp/ab/ab.conf
@@ -29,7 +32,7 @@ max_sectors=$(python3 -c 'import sys; sys.path.insert(0, "bench"); from rbbench 
 
 conf=$RB_RESULTS/ab.conf
 [ -r "$conf" ] || { echo "module-ab: no $conf (see the header)" >&2 && exit 2; }
-KOS='' ROUNDS=3 PROFILES='2hdd+ssd ssd+nvme' POLICIES=adaptive RUNTIME=3
+KOS='' ROUNDS=3 PROFILES='2hdd+ssd ssd+nvme' POLICIES=adaptive RUNTIME=3 LEG_SCALE=1
 # shellcheck source=/dev/null
 source "$conf"
 read -ra kos <<<"$KOS"
@@ -39,12 +42,13 @@ out=$RB_RESULTS/ab.txt
 
 # "kind:mbps ..." for a profile, from the benchmark's own tables
 legs_of() {
-	python3 - "$1" <<'EOF'
+	python3 - "$1" "$LEG_SCALE" <<'EOF'
 import sys
 sys.path.insert(0, "bench")
 from rbbench import plan
 kinds = plan.profile_kinds(sys.argv[1])
-print(" ".join(f"{k}:{plan.LEG_MBPS.get(k, 0)}" for k in kinds))
+r = {k: plan.LEG_MBPS.get(k, 0) for k in kinds}   # 0: no cap (ram)
+print(" ".join(f"{k}:{max(1, round(r[k] * float(sys.argv[2]))) if r[k] else 0}" for k in kinds))
 EOF
 }
 
@@ -93,7 +97,7 @@ one() { # ROUND KO PROFILE POLICY
 			--offset_increment=28M --ioengine=psync --invalidate=1) ;;
 		qd1) fig=$(run_fio qd1 --rw=randread --bs=4k --direct=1 --ioengine=psync) ;;
 		qd32) fig=$(run_fio qd32 --rw=randread --bs=4k --direct=1 \
-			--ioengine=libaio --iodepth=32) ;;
+			--ioengine=libaio --numjobs=2 --iodepth=16 --thread) ;;
 		esac
 		b=$(reads)
 		echo "round $1 $2 $3 $4 $what $fig legs $(shares "$a" "$b")" | tee -a "$out"
