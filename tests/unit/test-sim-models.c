@@ -313,6 +313,36 @@ static void test_ramp_and_size(void **state)
 	assert_true(cfg.wl.ramp_s == 0);
 }
 
+/*
+ * cpu_ns (rbsim --cpu-us): completions queue for their job's CPU.  Two
+ * jobs on two CPUs at 100 us an I/O top out at 20000 IOPS on ram legs,
+ * one job at 10000.  think_ns (--think-us): a job's next I/O waits.
+ */
+static void test_cpu_cost(void **state)
+{
+	struct sim_config cfg = cfg_of("2ram", "randread-qd32", "guest");
+	struct sim_result r = run(&cfg, "round-robin", -1);
+
+	assert_true(r.iops > 40000);
+	cfg.cpu_ns = 100e3;
+	cfg.wl.jobs = 2;
+	cfg.wl.qd = 16;
+	r = run(&cfg, "round-robin", -1);
+	assert_near(r.iops, 2 * 1e9 / 100e3, 0.02);
+	cfg.wl.jobs = 1;
+	cfg.wl.qd = 32;
+	r = run(&cfg, "round-robin", -1);
+	assert_near(r.iops, 1e9 / 100e3, 0.02);
+	/* 32 in flight through one CPU at 100 us: 3.2 ms each */
+	assert_near(r.p50_us, 3200, 0.05);
+	/* think_ns (--think-us): QD1 with 1 ms between reads */
+	cfg = cfg_of("2ram", "randread-qd1", "guest");
+	r = run(&cfg, "round-robin", -1);
+	cfg.think_ns = 1e6;
+	assert_near(run(&cfg, "round-robin", -1).iops,
+		    1e9 / (1e6 + 1e9 / r.iops), 0.01);
+}
+
 static void test_bad_configs(void **state)
 {
 	struct sim_config cfg;
@@ -355,6 +385,7 @@ int main(void)
 		cmocka_unit_test(test_limit),
 		cmocka_unit_test(test_buffered_readahead),
 		cmocka_unit_test(test_ramp_and_size),
+		cmocka_unit_test(test_cpu_cost),
 		cmocka_unit_test(test_bad_configs),
 	};
 

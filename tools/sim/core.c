@@ -394,10 +394,21 @@ void core_req_tagged(struct sim *s, struct leg_req *r)
 		b->submitted(s, b);
 }
 
+/* The bio's completion ran on its CPU: the policy and the submitter see it. */
+static void core_bio_end(struct sim *s, void *arg)
+{
+	struct sim_bio *b = arg;
+
+	if (!b->write)
+		core_end_read(s, b);
+	b->done(s, b);
+}
+
 void core_req_done(struct sim *s, struct leg_req *r)
 {
 	struct sim_bio *b = r->bio;
 	unsigned int i = r->leg->index;
+	simtime_t *cpu;
 
 	sim_req_put(s, r);
 	/* rb_clone_endio(): that leg's clone ended */
@@ -405,7 +416,12 @@ void core_req_done(struct sim *s, struct leg_req *r)
 		atomic_dec(&s->core->legs[i].writes);
 	if (--b->pending)
 		return;
-	if (!b->write)
-		core_end_read(s, b);
-	b->done(s, b);
+	if (s->cfg->cpu_ns <= 0) {
+		core_bio_end(s, b);
+		return;
+	}
+	/* completions queue for the submitter's CPU, one at a time */
+	cpu = &s->cpu_free[b->cpu % 4];
+	*cpu = (*cpu > s->now ? *cpu : s->now) + sim_ns(s->cfg->cpu_ns);
+	sim_at(s, *cpu, core_bio_end, b);
 }

@@ -40,6 +40,12 @@ static const char usage[] =
 "  --cpus N         CPUs the jobs run on, 1-4 (default 2)\n"
 "  --pid-base N     job j is pid N + j (default 1000)\n"
 "  --copy-mibps R   page cache copy rate of buffered reads\n"
+"  --cpu-us U       each I/O's completion takes U us of its submitter's\n"
+"                   CPU, one at a time per CPU (the TCG guest: about 87)\n"
+"  --think-us U     a direct job's next I/O starts U us after one ends\n"
+"                   (fio's reap and submit in the guest)\n"
+"  --leg-rate F     pipe legs' transfer rates times F (the benchmark's\n"
+"                   QD32 on ssd+nvme and nvme+remote: 0.5)\n"
 "  --slow L:F@S     leg L gets F times slower at S seconds (ramp included)\n"
 "  --delay L:MS@S   a delay of MS ms in front of leg L from S seconds on\n"
 "                   (dm-delay: reads keep their rate if the queue is deep)\n"
@@ -65,7 +71,7 @@ static bool takes_value(const char *opt)
 		"--seconds", "--ramp", "--seed", "--rw", "--bs", "--jobs",
 		"--qd", "--ra",
 		"--rwmixread", "--size", "--cpus", "--pid-base", "--copy-mibps",
-		"--slow", "--delay",
+		"--slow", "--delay", "--cpu-us", "--think-us", "--leg-rate",
 	};
 	unsigned int i;
 
@@ -158,6 +164,8 @@ static void apply(struct sim_config *cfg, int argc, char **argv)
 {
 	int i;
 	char *colon, *at;
+	double leg_rate = 1;
+	unsigned int l;
 
 	for (i = 1; i < argc; i++) {
 		const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -188,6 +196,12 @@ static void apply(struct sim_config *cfg, int argc, char **argv)
 			cfg->pid_base = parse_uint(v);
 		else if (!strcmp(o, "--copy-mibps") && v)
 			cfg->copy_mibps = strtod(v, NULL);
+		else if (!strcmp(o, "--cpu-us") && v)
+			cfg->cpu_ns = strtod(v, NULL) * 1000;
+		else if (!strcmp(o, "--think-us") && v)
+			cfg->think_ns = strtod(v, NULL) * 1000;
+		else if (!strcmp(o, "--leg-rate") && v)
+			leg_rate = strtod(v, NULL);
 		else if ((!strcmp(o, "--slow") || !strcmp(o, "--delay")) &&
 			 v) {
 			colon = strchr(v, ':');
@@ -211,6 +225,9 @@ static void apply(struct sim_config *cfg, int argc, char **argv)
 		}
 		i++;
 	}
+	for (l = 0; l < cfg->nr_legs; l++)
+		if (cfg->legs[l].kind == LEG_PIPE)
+			cfg->legs[l].pipe.mibps *= leg_rate;
 	if (!cfg->wl.bs || cfg->wl.bs % 512 || !cfg->wl.jobs ||
 	    cfg->wl.bs > (16U << 20) || cfg->wl.ra > (16U << 20) ||
 	    cfg->seconds <= 0 || cfg->wl.ramp_s < 0 ||
@@ -219,10 +236,14 @@ static void apply(struct sim_config *cfg, int argc, char **argv)
 	    cfg->size < 2ULL * cfg->wl.bs / 512 * cfg->wl.jobs ||
 	    cfg->wl.rwmixread > 100 || cfg->slow.factor < 0 ||
 	    cfg->slow.delay_ms < 0 || cfg->slow.delay_ms > 10000 ||
+	    cfg->cpu_ns < 0 || cfg->cpu_ns > 1e7 ||
+	    cfg->think_ns < 0 || cfg->think_ns > 1e7 ||
+	    leg_rate <= 0 || leg_rate > 100 ||
 	    (cfg->slow.leg >= (int)cfg->nr_legs))
 		die("option out of range (bs a multiple of 512, bs and ra up "
 		    "to 16m, ramp and seconds up to 60 together, cpus 1-4, "
-		    "size for 2 I/Os per job, --slow leg of the profile)", NULL);
+		    "size for 2 I/Os per job, --slow leg of the profile, "
+		    "cpu-us and think-us up to 10000, leg-rate above 0 up to 100)", NULL);
 }
 
 static void run_one(const struct opts *o, const char *profile,

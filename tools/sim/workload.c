@@ -131,6 +131,12 @@ static unsigned int submit_bios(struct job *j, uint64_t sector,
 
 static void direct_issue(struct job *j);
 
+static void direct_issue_ev(struct sim *s, void *arg)
+{
+	(void)s;
+	direct_issue(arg);
+}
+
 static void direct_bio_done(struct sim *s, struct sim_bio *b)
 {
 	struct app_io *io = b->owner;
@@ -143,7 +149,11 @@ static void direct_bio_done(struct sim *s, struct sim_bio *b)
 		stats_io(&s->st, (uint64_t)io->sectors * 512, io->write,
 			 s->now - io->submit, s->now);
 	pool_put(&s->apps, io);
-	direct_issue(j);
+	if (s->cfg->think_ns > 0)	/* fio's turnaround: reap, then submit */
+		sim_at(s, s->now + sim_ns(s->cfg->think_ns), direct_issue_ev,
+		       j);
+	else
+		direct_issue(j);
 }
 
 static void direct_issue(struct job *j)
