@@ -48,10 +48,7 @@
  * counts for 2 decay_ms after it was set: small reads sent in bursts, or
  * too few of them to keep the leg busy, close no window, and an old pace
  * would call the leg saturated with too few reads in flight ever to learn
- * otherwise (ad_small_pace()).  A leg that drains between a throttle's
- * bursts keeps only the windows that waited for its next budget: small
- * reads also keep a pace over the time with reads queued only
- * (ad_queued_pace()), and the quicker of the two counts.
+ * otherwise (ad_small_pace()).
  *
  * On a rotational leg the cost is scaled by how far the read is from
  * the end of the leg's last read (about the square root of the distance
@@ -259,14 +256,6 @@ struct ad_leg {
 	u64 done_stamp;		/* 0: not busy */
 	u64 per_read[AD_NR_PACES];	/* ns per read completed while busy */
 	u64 pace_stamp[AD_NR_PACES];	/* when per_read was last set */
-	/* the same over its time with a queue only: see ad_queued_pace() */
-	u64 q_done;		/* reads completed in the window */
-	u64 q_large;		/* of which large ones */
-	u64 q_stamp;		/* window start; 0: none yet */
-	u64 q_idle_at;		/* since when it has no queue; 0: queued */
-	u64 q_idle_sum;		/* ns of the window it had none */
-	u64 q_per_read;		/* ns per small read completed queued */
-	u64 q_pace_stamp;	/* when q_per_read was last set */
 	/* the quickest small read that found it idle: ad_floor() */
 	u64 floor;		/* ns; 0: none yet */
 	u64 floor_stamp;	/* when it was set */
@@ -590,21 +579,9 @@ static u64 ad_small_pace(struct ad_ctx *ctx, const struct ad_leg *l, u64 now)
 	u64 stale = (u64)ad_knob(ctx, AD_DECAY_MS) * AD_NS_PER_MS *
 		    AD_RUN_STALE;
 
-	u64 pace, queued;
-
 	if ((s64)(now - READ_ONCE(l->pace_stamp[AD_PACE_SMALL])) > (s64)stale)
 		return 0;
-	pace = READ_ONCE(l->per_read[AD_PACE_SMALL]);
-	/*
-	 * The quicker of the two: each reads slow where the other does not.
-	 * Not the queued pace alone: on a leg with slots to spare it would
-	 * call the leg saturated at a few reads (rbsim --bucket: 3hdd's QD32
-	 * 0.93 to 0.79 of the limit).
-	 */
-	queued = READ_ONCE(l->q_per_read);
-	if (queued && (s64)(now - READ_ONCE(l->q_pace_stamp)) <= (s64)stale)
-		pace = ad_min_u64(pace, queued);
-	return pace;
+	return READ_ONCE(l->per_read[AD_PACE_SMALL]);
 }
 
 /* Has the leg completed a read yet? */
@@ -1426,64 +1403,6 @@ static void ad_add_run(struct ad_leg *l, sector_t key)
 	WRITE_ONCE(l->runs[0], key);
 }
 
-/*
- * ad_pace() over the leg's time with a queue (two or more reads or writes
- * in flight) only, windows of at least decay_ms / 16 of that time: small
- * reads' ns per read.  ad_pace() ends a window when the queue drains, so
- * a token bucket's leg that serves its budget in a burst and drains (its
- * reads arriving one by one, fio waiting for the CPU) kept only the
- * windows that waited for the next tick: an nvme at 120 us a read learnt
- * 3 ms (rbsim --bucket --think-us 1000).  This one leaves the drained time
- * out instead, but counts the time a leg with slots to spare held two or
- * three reads: a null_blk hdd (4 slots, 2 ms) reads 533 us here, 500 in
- * ad_pace().  ad_small_pace() takes the quicker.
- */
-static void ad_queued_pace(struct ad_ctx *ctx, struct ad_leg *l,
-			   const struct rb_leg *leg, u64 now, bool large)
-{
-	u64 window = (u64)ad_knob(ctx, AD_DECAY_MS) * AD_NS_PER_MS >>
-		     AD_PACE_WINDOW_SHIFT;
-	u64 st = READ_ONCE(l->q_stamp), d = READ_ONCE(l->q_done) + 1;
-	u64 dl = READ_ONCE(l->q_large) + large, per, old, busy;
-	u64 idle = READ_ONCE(l->q_idle_sum);
-
-	/* ended without a queue: neither its time nor it counts */
-	if (READ_ONCE(l->q_idle_at))
-		return;
-	if (atomic_read(&leg->inflight) + atomic_read(&leg->writes) <= 1)
-		WRITE_ONCE(l->q_idle_at, now);
-	busy = st && now - st > idle ? now - st - idle : 0;
-	if (st && busy < window) {
-		WRITE_ONCE(l->q_done, d);
-		WRITE_ONCE(l->q_large, dl);
-		return;
-	}
-	if (busy && d > 1 && dl * 2 <= d) {
-		per = div_u64(ad_min_u64(busy, AD_MAX_NS),
-			      (u32)ad_min_u64(d, U32_MAX));
-		old = READ_ONCE(l->q_per_read);
-		WRITE_ONCE(l->q_per_read, old ? ad_ewma(old, per, AD_W_ONE >>
-							AD_PACE_SHIFT_W) : per);
-		WRITE_ONCE(l->q_pace_stamp, now);
-	}
-	WRITE_ONCE(l->q_stamp, now);
-	WRITE_ONCE(l->q_done, 0);
-	WRITE_ONCE(l->q_large, 0);
-	WRITE_ONCE(l->q_idle_sum, 0);
-}
-
-/* Reads queue on the leg again: the queued window leaves out the time they did not. */
-static void ad_queued_again(struct ad_leg *l, u64 now)
-{
-	u64 at = READ_ONCE(l->q_idle_at);
-
-	if (!at)
-		return;
-	WRITE_ONCE(l->q_idle_at, 0);
-	if ((s64)(now - at) > 0)
-		WRITE_ONCE(l->q_idle_sum, READ_ONCE(l->q_idle_sum) + now - at);
-}
-
 /* Was the read at @key (1 + sector) one that went on from its stream? */
 static bool ad_take_run(struct ad_leg *l, sector_t key)
 {
@@ -1510,8 +1429,6 @@ static void ad_start_io(struct rb_policy *p, struct rb_leg *leg,
 	/* the core counted this read already: was the leg idle? */
 	if (atomic_read(&leg->inflight) == 1)
 		WRITE_ONCE(l->solo, io->sector + 1);
-	if (atomic_read(&leg->inflight) + atomic_read(&leg->writes) >= 2)
-		ad_queued_again(l, io->start_ns);
 	ad_add_tail(ctx, leg->index, end);
 	WRITE_ONCE(l->tail, end);
 	if (!leg->nonrot && READ_ONCE(l->run_next) == io->sector + 1) {
@@ -1584,7 +1501,6 @@ static void ad_end_io(struct rb_policy *p, struct rb_leg *leg,
 		cls = AD_RUN;
 	atomic64_fetch_add(-(s64)io->sectors, &l->queued);
 	ad_pace(ctx, l, leg, now, large);
-	ad_queued_pace(ctx, l, leg, now, large);
 	WRITE_ONCE(l->last_finish, now);
 	if (READ_ONCE(l->solo) == io->sector + 1) {
 		WRITE_ONCE(l->solo, 0);

@@ -327,53 +327,6 @@ static void test_pace(void **state)
 	rbt_teardown(&t);
 }
 
-/*
- * A token bucket's leg at 100 reads a 20 ms tick: each tick 100 reads
- * that waited for the budget end in a burst and the leg drains; 2 ms later
- * the next ones come.  ad_pace() ends its window at every drain; the
- * queued pace leaves the drained time out, and ad_small_pace() takes the
- * quicker of the two when both are fresh.
- */
-static void test_queued_pace(void **state)
-{
-	struct rbt t;
-	unsigned int tick, i;
-	u64 pace;
-
-	setup(&t, 2, 0x3);
-	assert_int_equal(knob_set(&t, "probe_ms", "0"), 0);
-	model(&t, 0, 0, 100, 50 * US);
-	model(&t, 1, 0, 100, 500 * US);
-	for (tick = 0; tick < 20; tick++) {
-		/* 2 ms after the burst the next reads come, and wait */
-		shim_now_ns += 2 * MS;
-		for (i = 0; i < 100; i++)
-			start(&t, 0, 8 * i, 8);
-		/* the next tick's budget: they end in a burst, 1 us apart */
-		shim_now_ns += 18 * MS - 100 * US;
-		for (i = 0; i < 100; i++) {
-			shim_now_ns += US;
-			end(&t, 0, 8 * i, 8, 18 * MS);
-		}
-	}
-	/* 100 reads in the 18 ms they queued: 180 us a read */
-	assert_in_range(aleg(&t, 0)->q_per_read, 170 * US, 190 * US);
-	/* ad_pace() drained at every tick: no window closed */
-	assert_int_equal(aleg(&t, 0)->per_read[AD_PACE_SMALL], 0);
-	assert_int_equal(ad_small_pace(actx(&t), aleg(&t, 0), shim_now_ns), 0);
-	/* one that closed across a tick on a few reads: the quicker wins */
-	aleg(&t, 0)->per_read[AD_PACE_SMALL] = 3 * MS;
-	aleg(&t, 0)->pace_stamp[AD_PACE_SMALL] = shim_now_ns;
-	pace = ad_small_pace(actx(&t), aleg(&t, 0), shim_now_ns);
-	assert_in_range(pace, 170 * US, 190 * US);
-	/* a stale queued pace is not taken */
-	shim_now_ns += 10 * decay_ns(&t);
-	aleg(&t, 0)->pace_stamp[AD_PACE_SMALL] = shim_now_ns;
-	assert_int_equal(ad_small_pace(actx(&t), aleg(&t, 0), shim_now_ns),
-			 3 * MS);
-	rbt_teardown(&t);
-}
-
 /* end_io: solo reads teach lat, reads queued behind another serial(b). */
 static void test_learning(void **state)
 {
@@ -1511,7 +1464,6 @@ int main(void)
 		cmocka_unit_test(test_probe),
 		cmocka_unit_test(test_outlier),
 		cmocka_unit_test(test_pace),
-		cmocka_unit_test(test_queued_pace),
 		cmocka_unit_test(test_idle_line),
 		cmocka_unit_test(test_wake),
 		cmocka_unit_test(test_unmeasured),
