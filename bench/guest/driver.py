@@ -242,7 +242,7 @@ class Bench:
         for i, kind in enumerate(kinds):
             name = f"{prefix}{i}"
             size = mb or KIND_LEG_MB.get(kind, LEG_MB)
-            rate = f" mbps={max(1, round(plan.LEG_MBPS[kind] * scale))}" if kind in plan.LEG_MBPS else ""
+            rate = f" mbps={plan.leg_mbps(kind, scale)}" if kind in plan.LEG_MBPS else ""
             cmds.append(f"rb_seek_disk {name} size={size} >/dev/null" if kind == "hdd-seek"
                         else f"rb_disk {name} {kind} size={size}{rate} "
                              f"max_sectors={plan.LEG_MAX_SECTORS} >/dev/null")

@@ -85,6 +85,12 @@ def leg_scale(workload, profile):
     """The scale of PROFILE's legs' rates under WORKLOAD (1: LEG_MBPS)."""
     return GUEST_LEG_SCALE.get(workload, {}).get(profile, 1)
 
+
+def leg_mbps(kind, scale=1):
+    """KIND's null_blk mbps at SCALE of LEG_MBPS, at least 1; 0 for a kind
+    without a cap (ram, hdd-seek)."""
+    return max(1, round(LEG_MBPS[kind] * scale)) if kind in LEG_MBPS else 0
+
 # The peers a mode runs unless it names fewer: md raid1 (a second phase, on
 # the legs freed by dm), dm-mirror, dm-linear on the fastest leg.
 PEERS = ["md", "mirror", "linear"]

@@ -47,8 +47,7 @@ import sys
 sys.path.insert(0, "bench")
 from rbbench import plan
 kinds = plan.profile_kinds(sys.argv[1])
-r = {k: plan.LEG_MBPS.get(k, 0) for k in kinds}   # 0: no cap (ram)
-print(" ".join(f"{k}:{max(1, round(r[k] * float(sys.argv[2]))) if r[k] else 0}" for k in kinds))
+print(" ".join(f"{k}:{plan.leg_mbps(k, float(sys.argv[2]))}" for k in kinds))
 EOF
 }
 

@@ -421,7 +421,7 @@ void core_req_done(struct sim *s, struct leg_req *r)
 		return;
 	}
 	/* completions queue for the submitter's CPU, one at a time */
-	cpu = &s->cpu_free[b->cpu % 4];
+	cpu = &s->cpu_free[b->cpu % SIM_MAX_CPUS];
 	*cpu = (*cpu > s->now ? *cpu : s->now) + sim_ns(s->cfg->cpu_ns);
 	sim_at(s, *cpu, core_bio_end, b);
 }

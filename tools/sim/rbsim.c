@@ -232,7 +232,7 @@ static void apply(struct sim_config *cfg, int argc, char **argv)
 	    cfg->wl.bs > (16U << 20) || cfg->wl.ra > (16U << 20) ||
 	    cfg->seconds <= 0 || cfg->wl.ramp_s < 0 ||
 	    cfg->wl.ramp_s + cfg->seconds > 60 ||
-	    cfg->cpus < 1 || cfg->cpus > 4 ||
+	    cfg->cpus < 1 || cfg->cpus > SIM_MAX_CPUS ||
 	    cfg->size < 2ULL * cfg->wl.bs / 512 * cfg->wl.jobs ||
 	    cfg->wl.rwmixread > 100 || cfg->slow.factor < 0 ||
 	    cfg->slow.delay_ms < 0 || cfg->slow.delay_ms > 10000 ||

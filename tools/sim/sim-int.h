@@ -100,7 +100,7 @@ struct sim {
 	struct stats st;
 	struct pool bios, reqs, apps;
 	unsigned int ra;		/* bytes: buffered readers' read-ahead */
-	simtime_t cpu_free[4];		/* each CPU busy until (cfg->cpu_ns) */
+	simtime_t cpu_free[SIM_MAX_CPUS];	/* busy until (cfg->cpu_ns) */
 };
 
 static inline void sim_at(struct sim *s, simtime_t t, event_fn fn, void *arg)

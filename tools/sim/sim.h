@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #define SIM_MAX_LEGS	16		/* RB_MAX_LEGS */
+#define SIM_MAX_CPUS	4		/* rbsim --cpus */
 #define SIM_NS		1000000000.0	/* ns per second */
 #define SIM_MIB		1048576.0
 #define SIM_BIN_S	0.1		/* throughput over time: 100 ms bins */
