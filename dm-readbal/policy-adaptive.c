@@ -88,8 +88,10 @@
  *    each other) at depth: the leg with the fewest in flight (ad_peer()),
  *    unless a leg whose reads do not queue would serve it sooner.
  *  - Probes: an idle leg that completed nothing for probe_ms, or for 256
- *    times its own 4 KiB read time if that is sooner, gets the next read
- *    (4 KiB of it), so that a leg that was slow is measured again.
+ *    times its own 4 KiB read time if that is sooner, but at least 256
+ *    times what that read takes over the quickest leg's (a QD1 reader
+ *    waits for the probe), gets the next read (4 KiB of it), so that a
+ *    leg that was slow is measured again.
  *  - chunk: a large read is split, and the core routes the rest on its
  *    own (dm resubmits it once this part is submitted); a small one is
  *    left whole to select(), which keeps it off full queues.  The part goes to
@@ -826,17 +828,25 @@ static u64 ad_piece(struct ad_ctx *ctx, const struct rb_leg *leg,
 /*
  * An idle leg that has completed nothing for probe_ms, or for AD_PROBE_READS
  * of its own 4 KiB reads if that is sooner (a probe costs a slow leg
- * 1/AD_PROBE_READS of its time at most); -1 if none.
+ * 1/AD_PROBE_READS of its time at most); -1 if none.  But not before
+ * AD_PROBE_READS times what its 4 KiB read takes over the quickest leg's:
+ * a reader at queue depth 1 waits for the probe, and then loses at most
+ * 1/AD_PROBE_READS of its time (a seeking hdd beside an ssd: 10 to 20 ms
+ * each second, 1 to 2% of QD1's reads, two such legs twice that).
  */
 static int ad_probe(struct ad_ctx *ctx, struct rb_set *set,
 		    const struct rb_io *io, u64 now)
 {
 	u64 probe = (u64)ad_knob(ctx, AD_PROBE_MS) * AD_NS_PER_MS;
-	u64 last, stamp;
+	u64 last, stamp, after, quick = U64_MAX;
 	unsigned int i;
 
 	if (!probe)
 		return -1;
+	for (i = 0; i < set->nr_legs; i++)
+		if (rb_leg_eligible(io, i))
+			quick = ad_min_u64(quick,
+					   READ_ONCE(ctx->leg[i].probe_after));
 	for (i = 0; i < set->nr_legs; i++) {
 		struct ad_leg *l = &ctx->leg[i];
 
@@ -847,8 +857,10 @@ static int ad_probe(struct ad_ctx *ctx, struct rb_set *set,
 		stamp = READ_ONCE(l->probe_stamp);
 		if ((s64)(stamp - last) > 0)
 			last = stamp;
-		if ((s64)(now - last) <=
-		    (s64)ad_min_u64(READ_ONCE(l->probe_after), probe))
+		after = READ_ONCE(l->probe_after);
+		after = ad_max_u64(ad_min_u64(after, probe),
+				   after - ad_min_u64(quick, after));
+		if ((s64)(now - last) <= (s64)after)
 			continue;
 		WRITE_ONCE(l->probe_stamp, now);
 		return i;

@@ -1246,8 +1246,15 @@ static void test_probe(void **state)
 	model(&t, 0, 8 * MS, 40000, 0);		/* hdd */
 	model(&t, 1, 0, 100, 100 * US);		/* ssd */
 	assert_int_equal(sel(&t, 0, 8, 0x3), 1);
+	/*
+	 * probe_ms is not enough: a reader at QD1 would wait 8.2 ms more
+	 * for the probe than for the ssd, so 256 times that (2.1 s) first
+	 */
 	shim_now_ns += 1001 * MS;
 	aleg(&t, 1)->last_finish = shim_now_ns;	/* the ssd is in use */
+	assert_int_equal(sel(&t, 0, 8, 0x3), 1);
+	shim_now_ns += 1200 * MS;
+	aleg(&t, 1)->last_finish = shim_now_ns;
 	assert_int_equal(route(&t, 0, 256, 0x3, &part), 0);
 	assert_int_equal(part, 8);
 	/* once: the probe is in flight, and then it is fresh */
@@ -1266,6 +1273,7 @@ static void test_probe(void **state)
 	assert_int_equal(sel(&t, 64, 8, 0x3), 1);
 	/* not an eligible leg either */
 	assert_int_equal(knob_set(&t, "probe_ms", "1"), 0);
+	shim_now_ns += 200 * MS;		/* 2.2 s idle */
 	assert_int_equal(sel(&t, 64, 8, 0x2), 1);
 	assert_int_equal(sel(&t, 64, 8, 0x3), 0);
 	rbt_teardown(&t);
