@@ -825,6 +825,20 @@ static u64 ad_piece(struct ad_ctx *ctx, const struct rb_leg *leg,
 	return ad_min_u64(size - off, io->sectors);
 }
 
+/* The least probe_after of the legs eligible for @io */
+static u64 ad_quickest_probe(struct ad_ctx *ctx, struct rb_set *set,
+			     const struct rb_io *io)
+{
+	u64 quick = U64_MAX;
+	unsigned int i;
+
+	for (i = 0; i < set->nr_legs; i++)
+		if (rb_leg_eligible(io, i))
+			quick = ad_min_u64(quick,
+					   READ_ONCE(ctx->leg[i].probe_after));
+	return quick;
+}
+
 /*
  * An idle leg that has completed nothing for probe_ms, or for AD_PROBE_READS
  * of its own 4 KiB reads if that is sooner (a probe costs a slow leg
@@ -843,10 +857,6 @@ static int ad_probe(struct ad_ctx *ctx, struct rb_set *set,
 
 	if (!probe)
 		return -1;
-	for (i = 0; i < set->nr_legs; i++)
-		if (rb_leg_eligible(io, i))
-			quick = ad_min_u64(quick,
-					   READ_ONCE(ctx->leg[i].probe_after));
 	for (i = 0; i < set->nr_legs; i++) {
 		struct ad_leg *l = &ctx->leg[i];
 
@@ -858,9 +868,12 @@ static int ad_probe(struct ad_ctx *ctx, struct rb_set *set,
 		if ((s64)(stamp - last) > 0)
 			last = stamp;
 		after = READ_ONCE(l->probe_after);
-		after = ad_max_u64(ad_min_u64(after, probe),
-				   after - ad_min_u64(quick, after));
-		if ((s64)(now - last) <= (s64)after)
+		if ((s64)(now - last) <= (s64)ad_min_u64(after, probe))
+			continue;
+		/* the quickest leg's, only once a leg is due: most reads find none */
+		if (quick == U64_MAX)
+			quick = ad_quickest_probe(ctx, set, io);
+		if ((s64)(now - last) <= (s64)(after - ad_min_u64(quick, after)))
 			continue;
 		WRITE_ONCE(l->probe_stamp, now);
 		return i;
