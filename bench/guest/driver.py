@@ -41,6 +41,7 @@ LIBS = "; ".join(". " + shlex.quote(os.path.join(REPO, p)) for p in (
     "tests/lib/common.sh", "tests/lib/disks.sh", "bench/guest/seekdisk.sh"))
 MIR = "rbb-mirror"    # dm-mirror
 LIN = "rbb-linear"    # dm-linear on the fastest leg
+LIN2 = "rbb-linear2"  # its twin: the control of the side-by-side rounds
 MD = "md0"
 CG = "/sys/fs/cgroup"
 LOG_MS = 100          # fio log interval and sampler period
@@ -491,10 +492,7 @@ class Bench:
         log(f"== profile {pname}: {' '.join(kinds)}")
         # workloads whose legs run at another rate (plan.GUEST_LEG_SCALE)
         # get legs of their own, after the others
-        scales = {}
-        for w in workloads:
-            scales.setdefault(plan.leg_scale(w, pname), []).append(w)
-        for scale, ws in sorted(scales.items(), key=lambda x: x[0] != 1):
+        for scale, ws in plan.scale_groups(workloads, pname):
             if scale != 1:
                 log(f"  {' '.join(ws)}: legs at {scale} of their rate")
             legs = self.make_legs(kinds, "bl", scale=scale)
@@ -515,9 +513,16 @@ class Bench:
         base = {"profile": pname, "kinds": kinds, "legs": knames, "fastest": fast, "section": "matrix",
                 "leg_scale": scale}
         peers = self.conf.get("peers", self.mode.get("peers", plan.PEERS))
+        # rounds whose pairs run side by side, on mixed arrays only
+        sides = self.conf.get("side_by_side", self.mode.get("side_by_side", {})) \
+            if len(set(kinds)) > 1 else {}
+        tops_twin = []
         for phase in (1, 2) if "md" in peers else (1,):
             if phase == 1:
                 tops = self.readbal_devices(kinds, paths, sectors) + self.peers(paths, sectors, fast, peers)
+                if any(w in sides for w in workloads):
+                    k = self.dm_create(LIN2, f"0 {sectors} linear {paths[fast]} 0")
+                    tops_twin = [("linear2", k)] if k else []
             else:
                 self.dm_remove_all()
                 try:
@@ -562,7 +567,26 @@ class Bench:
                         jobs.append(self.job(tag, t, f"/dev/{k}", rt))
                         meta[tag] = dict(base, workload=w, config=cfg, phase=phase, top=k, io=kind, round=r,
                                          turn=at)
+                    if r and phase == 1 and w in sides:
+                        self._side_by_side(jobs, meta, dict(base, workload=w, phase=phase, io=kind, round=r),
+                                           t, rt, sides[w], dict(tops + tops_twin))
             self.run_fio(f"{pname}-p{phase}" + (f"-x{scale}" if scale != 1 else ""), jobs, meta)
+
+    def _side_by_side(self, jobs, meta, rec, t, rt, pair, devs):
+        """The PAIR of configurations as two jobs at once, then dm-linear
+        beside its twin (the control), with REC's fields: both jobs of a
+        pair meet the same slow spells of the host, which back-to-back
+        runs a few seconds apart do not.  Who starts first alternates
+        with the round."""
+        p, w, r = rec["profile"], rec["workload"], rec["round"]
+        for side, (a, b) in (("test", pair), ("control", ("linear", "linear2"))):
+            if a not in devs or b not in devs:
+                continue
+            for j, cfg in enumerate((b, a) if r % 2 else (a, b)):
+                tag = f"{p}.{w}.{cfg.replace(':', '-')}.{side}.r{r}"
+                jobs.append(self.job(tag, t, f"/dev/{devs[cfg]}", rt, alongside=j == 1))
+                meta[tag] = dict(rec, section="side", side=side, config=cfg, top=devs[cfg],
+                                 first=j == 0)
 
     # ----------------------------------------------------------- calibration
     def calibrate(self, runtime):
@@ -774,12 +798,16 @@ class Bench:
         for pname in cfg["profiles"]:
             kinds = plan.profile_kinds(pname)
             log(f"== slowdown on {pname}")
-            legs = self.make_legs(kinds, "sd")
-            try:
-                self._slowdown(cfg, pname, kinds, legs)
-            finally:
-                self.dm_remove_all()
-                self.remove_legs(legs)
+            # the matrix's legs: at another rate for some workloads
+            for scale, ws in plan.scale_groups(cfg["workloads"], pname):
+                if scale != 1:
+                    log(f"  {' '.join(ws)}: legs at {scale} of their rate")
+                legs = self.make_legs(kinds, "sd", scale=scale)
+                try:
+                    self._slowdown(dict(cfg, workloads=ws), pname, kinds, legs, scale)
+                finally:
+                    self.dm_remove_all()
+                    self.remove_legs(legs)
 
     def _wrap(self, i, dev, sectors, delay_ms=0):
         name = f"rbb-sd{i}"
@@ -856,7 +884,7 @@ class Bench:
             delay = nxt
         return delay, f
 
-    def _slowdown(self, cfg, pname, kinds, legs):
+    def _slowdown(self, cfg, pname, kinds, legs, scale=1):
         paths = [p for _, p, _ in legs]
         sectors = min(self.sectors(k) for _, _, k in legs)
         fast = plan.fastest_leg(kinds)
@@ -865,12 +893,14 @@ class Bench:
             raise RuntimeError("cannot create the dm-linear wrappers")
         wpaths = [f"/dev/{k}" for k in wraps]
         tmpl = self.templates(cfg["workloads"])
+        # the matrix's job options (QD32 as two threads of QD16)
+        options = self.conf.get("job_options", plan.GUEST_JOB_OPTIONS)
         # the wrappers have no tags: each leg's disk's depth, as readbal create gives
         depths = [nr_requests(p) for p in paths]
         base = {"section": "slowdown", "profile": pname, "kinds": kinds, "legs": wraps,
-                "fastest": fast, "at_s": cfg["at"], "queue_depths": depths}
+                "fastest": fast, "at_s": cfg["at"], "queue_depths": depths, "leg_scale": scale}
         for w in cfg["workloads"]:
-            t = tmpl[w]
+            t = (tmpl[w][0], dict(tmpl[w][1], **options.get(w, {})))
             io = fiojob.io_kind(t[1])
             # the legs alone (the old limit); the fastest one's latency sets
             # the delay, checked once on that leg alone
@@ -920,15 +950,16 @@ class Bench:
             # a job of N direct reads in flight shares them among the legs,
             # where each leg alone had all N: each leg alone at fewer gives
             # the best split of the N (the report's shared limit)
-            qd = 1 if fiojob.is_buffered(t[1]) else int(t[1].get("iodepth", "1"))
+            # (iodepth: the reads in flight of all the job's threads)
+            nj, qd = (1, 1) if fiojob.is_buffered(t[1]) else plan.job_depth(t[1])
             jobs, meta = self._legs_alone(f"sd.{pname}.{w}.leg", t, wraps,
                                           dict(base, workload=w, phase="after", io=io, delay_ms=delay,
                                                iodepth=qd))
             if qd > 1:
-                for d in (x for x in SD_DEPTHS if x < qd):
+                for d in (x for x in SD_DEPTHS if x < qd and x % nj == 0):
                     j, m = self._legs_alone(f"sd.{pname}.{w}.qd{d}.leg", t, wraps,
                                             dict(base, workload=w, phase="after-depth", io=io,
-                                                 delay_ms=delay, iodepth=d), {"iodepth": str(d)})
+                                                 delay_ms=delay, iodepth=d), {"iodepth": str(d // nj)})
                     jobs += j
                     meta.update(m)
             try:

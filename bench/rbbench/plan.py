@@ -86,6 +86,22 @@ def leg_scale(workload, profile):
     return GUEST_LEG_SCALE.get(workload, {}).get(profile, 1)
 
 
+def scale_groups(workloads, profile):
+    """[(scale, [workload])] of WORKLOADS on PROFILE grouped by their legs'
+    scale (leg_scale), the legs at their own rate first: each group runs
+    on legs of its own."""
+    groups = {}
+    for w in workloads:
+        groups.setdefault(leg_scale(w, profile), []).append(w)
+    return sorted(groups.items(), key=lambda x: x[0] != 1)
+
+
+def job_depth(options):
+    """(numjobs, reads in flight in all) of a direct job's fio OPTIONS."""
+    n = int(options.get("numjobs", "1"))
+    return n, n * int(options.get("iodepth", "1"))
+
+
 def leg_mbps(kind, scale=1):
     """KIND's null_blk mbps at SCALE of LEG_MBPS, at least 1; 0 for a kind
     without a cap (ram, hdd-seek)."""
@@ -134,6 +150,14 @@ MODES = {
         # the medians' ratio 0.93-1.02)
         "round_configs": {"seqread-8job": ["rb:adaptive", "md"],
                           "randread-qd1": ["rb:adaptive", "linear"]},
+        # and in those rounds, on the mixed arrays, the two side by side
+        # (two jobs at once, each QD1 on its own device over the same
+        # fastest leg), then dm-linear beside a twin of itself: both jobs
+        # meet the same slow spells.  8 rounds of 2 s on 2hdd-seek+ssd
+        # (tests/perf, session 24): adaptive / dm-linear 0.946-0.987 side
+        # by side, the twins 0.985-1.009; the same runs back to back
+        # 0.84-1.19 (the target's ratio, Report.targets)
+        "side_by_side": {"randread-qd1": ["rb:adaptive", "linear"]},
         # 8 readers with 1 to 3 MiB read-ahead windows deliver in bursts
         # of about 0.5 s: nine 3 s runs of one module on 3hdd read 31 to 37
         # MiB/s, three 8 s runs 35.8 to 36.2 (docs/policies-beyond.md, "8

@@ -264,13 +264,15 @@ class Captured(unittest.TestCase):
                      run("ssd+nvme", "randread-qd32", "rb:adaptive", 0, 1000),
                      run("ssd+nvme", "randread-qd32", "rb:hst", 0, 1010),
                      run("ssd+nvme", "randread-qd32", "linear", 0, 800)]
-        rep = report.Report(res, "/nonexistent", "/nonexistent.md")
-        rep.lines = []
-        rep.targets()
-        text = "\n".join(rep.lines)
-        rows = {tuple(c.strip() for c in ln.split("|")[1:3]): ln for ln in rep.lines
-                if ln.startswith("| ") and "profile" not in ln}
-        qd1 = rows[("4 KiB QD1, mixed arrays: >= 0.95 of the fastest leg (dm-linear on it)", "ssd+nvme")]
+        def targets():
+            rep = report.Report(res, "/nonexistent", "/nonexistent.md")
+            rep.lines = []
+            rep.targets()
+            return "\n".join(rep.lines), {tuple(c.strip() for c in ln.split("|")[1:3]): ln
+                                          for ln in rep.lines if ln.startswith("| ") and "profile" not in ln}
+        qd1_target = ("4 KiB QD1, mixed arrays: >= 0.95 of the fastest leg (dm-linear on it)", "ssd+nvme")
+        text, rows = targets()
+        qd1 = rows[qd1_target]
         # the median of the rounds' ratios (the medians' ratio: 0.98)
         self.assertIn("| 1.000 (median of 3 rounds' ratios, 0.98-1.00) | 0.95 | met |", qd1)
         eight = rows[("8 readers: >= 0.95 of the limit, >= md raid1", "ssd+nvme")]
@@ -282,12 +284,23 @@ class Captured(unittest.TestCase):
         self.assertIn("0.990 of hst", qd32)
         self.assertIn("**not met**", qd32)
         self.assertIn("**2 of 3 met.**", text)
+        # the same rounds side by side: those ratios judge, the control and
+        # the back-to-back rounds are in the note
+        saved = list(res.runs)
+        for r, (a, lin, twin, lin_c) in enumerate(((940, 1000, 990, 1000), (700, 720, 700, 700),
+                                                   (960, 1000, 1010, 1000)), 1):
+            for side, cfg, v in (("test", "rb:adaptive", a), ("test", "linear", lin),
+                                 ("control", "linear2", twin), ("control", "linear", lin_c)):
+                res.runs.append(dict(run("ssd+nvme", "randread-qd1", cfg, r, v), section="side", side=side))
+        text, rows = targets()
+        self.assertIn("| 0.960 side by side (median of 3 rounds, 0.94-0.97) | 0.95 | met | dm-linear beside "
+                      "its twin 1.000 (0.99-1.01); back to back 1.000 (0.98-1.00) |", rows[qd1_target])
+        # the matrix's tables leave them out
+        self.assertEqual(report.Matrix(res).value("ssd+nvme", "randread-qd1", "linear"), 1000)
+        res.runs = saved
         # no adaptive runs: no section
         res.runs = [r for r in res.runs if r["config"] != "rb:adaptive"]
-        rep = report.Report(res, "/nonexistent", "/nonexistent.md")
-        rep.lines = []
-        rep.targets()
-        self.assertEqual(rep.lines, [])
+        self.assertEqual(targets()[0], "")
 
     def test_shared_limit(self):
         """A QD32 job's new limit after the slowdown: the best split of its
@@ -605,6 +618,16 @@ class Plan(unittest.TestCase):
         with self.assertRaises(ValueError):
             plan.profile_kinds("hdd")
         self.assertEqual(plan.seed003_mode_rw("rnd rdwr"), "randrw")
+
+    def test_scale_groups(self):
+        # the matrix and the slowdown give half-rate QD32 legs of their own, after the others
+        ws = ["randread-qd32", "seqread-8job", "randread-qd1"]
+        self.assertEqual(plan.scale_groups(ws, "nvme+remote"),
+                         [(1, ["seqread-8job", "randread-qd1"]), (0.5, ["randread-qd32"])])
+        self.assertEqual(plan.scale_groups(ws, "2hdd+ssd"), [(1, ws)])
+        # QD32 keeps 32 reads in flight as two threads
+        self.assertEqual(plan.job_depth(plan.GUEST_JOB_OPTIONS["randread-qd32"]), (2, 32))
+        self.assertEqual(plan.job_depth({"iodepth": "4"}), (1, 4))
 
     def test_modes(self):
         for name, m in plan.MODES.items():
