@@ -476,10 +476,12 @@ class Bench:
         return out
 
     def peers(self, paths, sectors, fast, which=("mirror", "linear")):
-        """dm-mirror and dm-linear on the fastest leg, those of WHICH."""
+        """dm-mirror and dm-linear on the fastest leg, those of WHICH
+        ("linear2": dm-linear's twin)."""
         tables = {"mirror": (MIR, f"0 {sectors} mirror core 2 1024 nosync {len(paths)} "
                              + " ".join(f"{p} 0" for p in paths) + " 1 handle_errors"),
-                  "linear": (LIN, f"0 {sectors} linear {paths[fast]} 0")}
+                  "linear": (LIN, f"0 {sectors} linear {paths[fast]} 0"),
+                  "linear2": (LIN2, f"0 {sectors} linear {paths[fast]} 0")}
         out = []
         for cfg, (name, table) in tables.items():
             k = self.dm_create(name, table) if cfg in which else None
@@ -521,8 +523,7 @@ class Bench:
             if phase == 1:
                 tops = self.readbal_devices(kinds, paths, sectors) + self.peers(paths, sectors, fast, peers)
                 if any(w in sides for w in workloads):
-                    k = self.dm_create(LIN2, f"0 {sectors} linear {paths[fast]} 0")
-                    tops_twin = [("linear2", k)] if k else []
+                    tops_twin = self.peers(paths, sectors, fast, ["linear2"])
             else:
                 self.dm_remove_all()
                 try:

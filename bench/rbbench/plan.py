@@ -153,10 +153,12 @@ MODES = {
         # and in those rounds, on the mixed arrays, the two side by side
         # (two jobs at once, each QD1 on its own device over the same
         # fastest leg), then dm-linear beside a twin of itself: both jobs
-        # meet the same slow spells.  8 rounds of 2 s on 2hdd-seek+ssd
+        # meet the same slow spells.  7 rounds of 2 s on 2hdd-seek+ssd
         # (tests/perf, session 24): adaptive / dm-linear 0.946-0.987 side
         # by side, the twins 0.985-1.009; the same runs back to back
-        # 0.84-1.19 (the target's ratio, Report.targets)
+        # 0.84-1.19 (the target's ratio, Report.targets).  On ssd+nvme and
+        # nvme+remote (about 3000 IOPS a job) the jobs contend for the
+        # vCPUs and the twins spread 0.83-1.26 (run S)
         "side_by_side": {"randread-qd1": ["rb:adaptive", "linear"]},
         # 8 readers with 1 to 3 MiB read-ahead windows deliver in bursts
         # of about 0.5 s: nine 3 s runs of one module on 3hdd read 31 to 37

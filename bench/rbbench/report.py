@@ -1426,9 +1426,12 @@ class Report:
                 r = statistics.median(side)
                 got = f"{ratio3(r)} side by side (median of {len(side)} rounds, {spread(side)})"
                 ctl = self._side_ratios(p, w, "control", "linear2", "linear")
-                note = "; ".join(
-                    [f"dm-linear beside its twin {ratio3(statistics.median(ctl))} ({spread(ctl)})"] * bool(ctl)
-                    + [f"back to back {ratio3(statistics.median(rs))} ({spread(rs)})"] * bool(rs))
+                notes = []
+                if ctl:
+                    notes.append(f"dm-linear beside its twin {ratio3(statistics.median(ctl))} ({spread(ctl)})")
+                if rs:
+                    notes.append(f"back to back {ratio3(statistics.median(rs))} ({spread(rs)})")
+                note = "; ".join(notes)
             elif len(rs) >= 3:
                 r = statistics.median(rs)
                 got = f"{ratio3(r)} (median of {len(rs)} rounds' ratios, {spread(rs)})"

@@ -265,13 +265,15 @@ class Captured(unittest.TestCase):
                      run("ssd+nvme", "randread-qd32", "rb:hst", 0, 1010),
                      run("ssd+nvme", "randread-qd32", "linear", 0, 800)]
         def targets():
+            """The section's lines, and its rows by (target, profile)."""
             rep = report.Report(res, "/nonexistent", "/nonexistent.md")
             rep.lines = []
             rep.targets()
-            return "\n".join(rep.lines), {tuple(c.strip() for c in ln.split("|")[1:3]): ln
-                                          for ln in rep.lines if ln.startswith("| ") and "profile" not in ln}
+            return rep.lines, {tuple(c.strip() for c in ln.split("|")[1:3]): ln
+                               for ln in rep.lines if ln.startswith("| ") and "profile" not in ln}
         qd1_target = ("4 KiB QD1, mixed arrays: >= 0.95 of the fastest leg (dm-linear on it)", "ssd+nvme")
-        text, rows = targets()
+        lines, rows = targets()
+        text = "\n".join(lines)
         qd1 = rows[qd1_target]
         # the median of the rounds' ratios (the medians' ratio: 0.98)
         self.assertIn("| 1.000 (median of 3 rounds' ratios, 0.98-1.00) | 0.95 | met |", qd1)
@@ -292,7 +294,7 @@ class Captured(unittest.TestCase):
             for side, cfg, v in (("test", "rb:adaptive", a), ("test", "linear", lin),
                                  ("control", "linear2", twin), ("control", "linear", lin_c)):
                 res.runs.append(dict(run("ssd+nvme", "randread-qd1", cfg, r, v), section="side", side=side))
-        text, rows = targets()
+        rows = targets()[1]
         self.assertIn("| 0.960 side by side (median of 3 rounds, 0.94-0.97) | 0.95 | met | dm-linear beside "
                       "its twin 1.000 (0.99-1.01); back to back 1.000 (0.98-1.00) |", rows[qd1_target])
         # the matrix's tables leave them out
@@ -300,7 +302,7 @@ class Captured(unittest.TestCase):
         res.runs = saved
         # no adaptive runs: no section
         res.runs = [r for r in res.runs if r["config"] != "rb:adaptive"]
-        self.assertEqual(targets()[0], "")
+        self.assertEqual(targets()[0], [])
 
     def test_shared_limit(self):
         """A QD32 job's new limit after the slowdown: the best split of its
