@@ -533,7 +533,7 @@ class Bench:
                     log(f"  mdadm --create failed: {e.stderr}")
                     record("errors.jsonl", {"step": f"{pname} md", "error": str(e.stderr)})
                     tops = []
-            jobs, meta = [], {}
+            jobs, meta, turns = [], {}, []
             for w in workloads:
                 t = tmpl[w]
                 kind = fiojob.io_kind(t[1])
@@ -569,25 +569,69 @@ class Bench:
                         meta[tag] = dict(base, workload=w, config=cfg, phase=phase, top=k, io=kind, round=r,
                                          turn=at)
                     if r and phase == 1 and w in sides:
-                        self._side_by_side(jobs, meta, dict(base, workload=w, phase=phase, io=kind, round=r),
+                        self._side_by_side(turns, dict(base, workload=w, phase=phase, io=kind, round=r),
                                            t, rt, sides[w], dict(tops + tops_twin))
             self.run_fio(f"{pname}-p{phase}" + (f"-x{scale}" if scale != 1 else ""), jobs, meta)
+            if turns:
+                self.run_turns(pname, turns)
 
-    def _side_by_side(self, jobs, meta, rec, t, rt, pair, devs):
-        """The PAIR of configurations as two jobs at once, then dm-linear
-        beside its twin (the control), with REC's fields: both jobs of a
-        pair meet the same slow spells of the host, which back-to-back
-        runs a few seconds apart do not.  Who starts first alternates
-        with the round."""
-        p, w, r = rec["profile"], rec["workload"], rec["round"]
+    def _side_by_side(self, turns, rec, t, rt, pair, devs):
+        """Queues the PAIR of configurations for run_turns(), then dm-linear
+        beside its twin (the control), with REC's fields."""
         for side, (a, b) in (("test", pair), ("control", ("linear", "linear2"))):
-            if a not in devs or b not in devs:
-                continue
-            for j, cfg in enumerate((b, a) if r % 2 else (a, b)):
-                tag = f"{p}.{w}.{cfg.replace(':', '-')}.{side}.r{r}"
-                jobs.append(self.job(tag, t, f"/dev/{devs[cfg]}", rt, alongside=j == 1))
-                meta[tag] = dict(rec, section="side", side=side, config=cfg, top=devs[cfg],
-                                 first=j == 0)
+            if a in devs and b in devs:
+                turns.append((dict(rec, section="side", side=side, method="turns"), a, b, devs[a], devs[b],
+                              t[1], fiojob.parse_time(rt["runtime"])))
+
+    def run_turns(self, label, turns):
+        """Each queued pair as one QD1 reader taking turns between the two
+        devices, a read at a time (tools/qd1-alternate), each device's
+        reads timed apart: the host's slow spells and the guest's CPU fall
+        on both alike, and no second job contends with the first (two fio
+        jobs at once on the nvme arrays: twins 0.83-1.26 of each other in
+        run S; by turns within 1%).  Each pair reads for twice the
+        workload's runtime, so that each device gets its runtime; 2 s of
+        the first pair first, not recorded: the workloads since the
+        matrix's QD1 rounds left their state in the policy."""
+        alt = os.path.join(REPO, "tools/qd1-alternate/qd1-alternate")
+        _, _, _, da, db, _, secs = turns[0]
+        need = 2 + sum(2 * x[-1] + self.overhead for x in turns)
+        if need > self.deadline - time.monotonic():
+            log(f"SKIP {label} turns: needs ~{need:.0f}s")
+            for rec, a, b, _, _, _, _ in turns:
+                for cfg in (a, b):
+                    record("runs.jsonl", dict(rec, config=cfg, skipped="time budget"))
+            raise Deadline(label)
+        log(f"turns {label}: {len(turns)} pairs, ~{need:.0f}s")
+        subprocess.run([alt, "--seconds", "2", f"/dev/{da}", f"/dev/{db}"], check=False,
+                       stdout=subprocess.DEVNULL, timeout=120)
+        for rec, a, b, da, db, opts, secs in turns:
+            r = rec["round"]
+            first, second = ((b, db), (a, da)) if r % 2 else ((a, da), (b, db))
+            t0 = time.time()
+            try:
+                p = subprocess.run([alt, "--seconds", str(2 * secs), "--windows", "4", "--seed", str(r),
+                                    "--bs", str(results.fio_size(opts.get("bs", "4k")) or 4096),
+                                    f"/dev/{first[1]}", f"/dev/{second[1]}"],
+                                   capture_output=True, text=True, timeout=6 * secs + 60)
+                out = json.loads(p.stdout) if p.returncode == 0 else None
+                err = p.stderr.strip()[:300]
+            except (subprocess.TimeoutExpired, ValueError) as e:
+                out, err = None, str(e)[:300]
+            t1 = time.time()
+            if out is None:
+                log(f"  qd1-alternate {first[0]}/{second[0]} round {r}: {err}")
+                record("errors.jsonl", {"step": f"turns {label} round {r}", "error": err})
+            for j, (cfg, dev) in enumerate((first, second)):
+                rr = dict(rec, config=cfg, top=dev, first=j == 0, t0=t0, t1=t1, wall=t1 - t0,
+                          duration_s=2 * secs)
+                if out is None:
+                    rr["skipped"] = f"qd1-alternate failed: {err}"
+                else:
+                    d = out["devices"][j]
+                    rr["turns"] = {"reads": d["reads"], "read_s": d["read_s"], "iops": d["iops"],
+                                   "bs": out["bs"], "windows": [w[j] for w in out["windows"]]}
+                record("runs.jsonl", rr)
 
     # ----------------------------------------------------------- calibration
     def calibrate(self, runtime):

@@ -150,15 +150,15 @@ MODES = {
         # the medians' ratio 0.93-1.02)
         "round_configs": {"seqread-8job": ["rb:adaptive", "md"],
                           "randread-qd1": ["rb:adaptive", "linear"]},
-        # and in those rounds, on the mixed arrays, the two side by side
-        # (two jobs at once, each QD1 on its own device over the same
-        # fastest leg), then dm-linear beside a twin of itself: both jobs
-        # meet the same slow spells.  7 rounds of 2 s on 2hdd-seek+ssd
-        # (tests/perf, session 24): adaptive / dm-linear 0.946-0.987 side
-        # by side, the twins 0.985-1.009; the same runs back to back
-        # 0.84-1.19 (the target's ratio, Report.targets).  On ssd+nvme and
-        # nvme+remote (about 3000 IOPS a job) the jobs contend for the
-        # vCPUs and the twins spread 0.83-1.26 (run S)
+        # and for those rounds, on the mixed arrays, the two by turns: one
+        # QD1 reader alternating between their devices over the same
+        # fastest leg, a read at a time, each device's reads timed apart
+        # (tools/qd1-alternate, driver.run_turns), then dm-linear against
+        # a twin of itself: both meet the same slow spells, and no second
+        # job contends for the vCPUs.  The target's ratio (Report.targets).
+        # Two fio jobs at once (run S) had the twins at 0.83-1.26 on
+        # ssd+nvme and nvme+remote; by turns, tests/perf/qd1-alternate.sh's
+        # twins were within 1% on every mixed array
         "side_by_side": {"randread-qd1": ["rb:adaptive", "linear"]},
         # 8 readers with 1 to 3 MiB read-ahead windows deliver in bursts
         # of about 0.5 s: nine 3 s runs of one module on 3hdd read 31 to 37

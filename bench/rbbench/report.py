@@ -1285,13 +1285,7 @@ class Report:
                     "; each configuration's row is its median run, so the host's drift over the rounds "
                     "reaches every configuration alike. Every round ran the configurations in the same "
                     "order: a slow spell within a round falls on the same ones each time.")
-                 + (" On the mixed arrays, the rounds after the first also run adaptive and dm-linear "
-                    "side by side, two QD1 jobs at once on their own devices over the same fastest leg, "
-                    "then dm-linear beside a twin of itself (the control; who starts first alternates): "
-                    "both jobs of a pair meet the same slow spells of the host, which runs a few seconds "
-                    "apart do not (`side_by_side` in plan.py). These runs stay out of the tables; the QD1 "
-                    "target takes the median of their ratios."
-                    if any(r.get("section") == "side" for r in self.res.runs) else ""), "")
+                 + (self._side_text() if any(r.get("section") == "side" for r in self.res.runs) else ""), "")
         self.out("## Caveats", "",
                  "- The guest runs under TCG on a 2-core host that other QEMU guests share: absolute "
                  "numbers move by factors between runs, shares within a phase much less. Runs are "
@@ -1336,6 +1330,25 @@ class Report:
         a = {r.get("round", 0): results.value(r, unit_of(w)) for r in self.m.rounds.get((p, w, c), [])}
         b = {r.get("round", 0): results.value(r, unit_of(w)) for r in self.m.rounds.get((p, w, other), [])}
         return [a[k] / b[k] for k in a if a[k] and b.get(k)]
+
+    def _by_turns(self):
+        """Did the side-by-side pairs run as one reader taking turns?"""
+        return any(r.get("method") == "turns" for r in self.res.runs if r.get("section") == "side")
+
+    def _side_text(self):
+        if self._by_turns():
+            return (" On the mixed arrays, after the rounds, one QD1 reader takes turns between adaptive "
+                    "and dm-linear, a read of each at a time (`tools/qd1-alternate`), and each device's "
+                    "reads are timed apart; then between dm-linear and a twin of itself (the control). "
+                    "A slow spell of the host or the guest's CPU falls on both alike, and no second job "
+                    "contends (`side_by_side` in plan.py, `run_turns` in the driver). These runs stay out "
+                    "of the tables; the QD1 target takes the median of their ratios.")
+        return (" On the mixed arrays, the rounds after the first also run adaptive and dm-linear "
+                "side by side, two QD1 jobs at once on their own devices over the same fastest leg, "
+                "then dm-linear beside a twin of itself (the control; who starts first alternates): "
+                "both jobs of a pair meet the same slow spells of the host, which runs a few seconds "
+                "apart do not (`side_by_side` in plan.py). These runs stay out of the tables; the QD1 "
+                "target takes the median of their ratios.")
 
     def _side_ratios(self, p, w, side, c, other):
         """Per-round ratios of C to OTHER where the two ran side by side
@@ -1424,11 +1437,12 @@ class Report:
             note = ""
             if len(side) >= 3:
                 r = statistics.median(side)
-                got = f"{ratio3(r)} side by side (median of {len(side)} rounds, {spread(side)})"
+                how, twin = ("by turns", "against") if self._by_turns() else ("side by side", "beside")
+                got = f"{ratio3(r)} {how} (median of {len(side)} rounds, {spread(side)})"
                 ctl = self._side_ratios(p, w, "control", "linear2", "linear")
                 notes = []
                 if ctl:
-                    notes.append(f"dm-linear beside its twin {ratio3(statistics.median(ctl))} ({spread(ctl)})")
+                    notes.append(f"dm-linear {twin} its twin {ratio3(statistics.median(ctl))} ({spread(ctl)})")
                 if rs:
                     notes.append(f"back to back {ratio3(statistics.median(rs))} ({spread(rs)})")
                 note = "; ".join(notes)

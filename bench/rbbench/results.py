@@ -91,6 +91,20 @@ def fio_size(v):
         return None
 
 
+def turns_metrics(t):
+    """The numbers of one device's reads in a tools/qd1-alternate run
+    (the driver's run_turns): one reader, one read at a time, its rate
+    over the time spent in that device's reads."""
+    secs = t["read_s"]
+    kib = t["reads"] * t["bs"] / 1024.0
+    r = {"bw_kib": kib / secs if secs else 0.0, "iops": t["iops"], "io_bytes": t["reads"] * t["bs"],
+         "ios": t["reads"], "runtime_ms": int(secs * 1000), "p50_us": None, "p99_us": None,
+         "mean_us": 1e6 * secs / t["reads"] if t["reads"] else None}
+    return {"name": None, "error": 0, "read": r, "write": _dir(None), "mib_s": r["bw_kib"] / 1024.0,
+            "iops": r["iops"], "p50_us": None, "p99_us": None, "runtime_ms": r["runtime_ms"],
+            "usr_cpu": 0.0, "sys_cpu": 0.0, "queue": (1, t["bs"])}
+
+
 def queue_of(job):
     """(I/Os, bytes) a fio job (or group) can have in flight: numjobs x
     iodepth x bs from its options; None if they do not say."""
@@ -345,6 +359,9 @@ class Results:
         rec = dict(rec)
         if rec.get("skipped"):
             rec["problem"] = "skipped: " + rec["skipped"]
+            return rec
+        if "turns" in rec:
+            rec["m"] = turns_metrics(rec["turns"])
             return rec
         fname = rec.get("fio")
         if fname not in self._fio:

@@ -299,6 +299,13 @@ class Captured(unittest.TestCase):
                       "its twin 1.000 (0.99-1.01); back to back 1.000 (0.98-1.00) |", rows[qd1_target])
         # the matrix's tables leave them out
         self.assertEqual(report.Matrix(res).value("ssd+nvme", "randread-qd1", "linear"), 1000)
+        # the same pairs by turns (run_turns): their rates judge, so named
+        for r in res.runs:
+            if r.get("section") == "side":
+                r["method"] = "turns"
+        rows = targets()[1]
+        self.assertIn("| 0.960 by turns (median of 3 rounds, 0.94-0.97) | 0.95 | met | dm-linear against "
+                      "its twin 1.000 (0.99-1.01); back to back 1.000 (0.98-1.00) |", rows[qd1_target])
         res.runs = saved
         # no adaptive runs: no section
         res.runs = [r for r in res.runs if r["config"] != "rb:adaptive"]
@@ -661,6 +668,25 @@ class Result(unittest.TextTestResult):
     def addError(self, test, err):
         super().addError(test, err)
         self._fail(test, err, "error")
+
+
+class TestTurns(unittest.TestCase):
+    """A tools/qd1-alternate device's numbers as the report reads a run's."""
+
+    def test_turns_metrics(self):
+        rec = results.Results.__new__(results.Results)
+        rec._fio = {}
+        turns = {"reads": 9000, "read_s": 2.0, "iops": 4500.0, "bs": 4096, "windows": [4400.0, 4600.0]}
+        run = rec._join({"section": "side", "side": "test", "config": "rb:adaptive", "method": "turns",
+                         "turns": turns, "tag": "x"})
+        self.assertNotIn("problem", run)
+        self.assertEqual(results.value(run, "IOPS"), 4500.0)
+        self.assertAlmostEqual(results.value(run, "MiB/s"), 9000 * 4096 / 2.0 / (1 << 20))
+        self.assertEqual(run["m"]["read"]["ios"], 9000)
+        self.assertAlmostEqual(run["m"]["read"]["mean_us"], 2e6 / 9000)
+        # a failed run: skipped, no figure
+        run = rec._join({"section": "side", "config": "linear", "skipped": "qd1-alternate failed: x"})
+        self.assertIsNone(results.value(run, "IOPS"))
 
 
 def main():
