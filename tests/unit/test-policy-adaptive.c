@@ -1259,7 +1259,8 @@ static void test_probe(void **state)
 	assert_int_equal(part, 8);
 	/* once: the probe is in flight, and then it is fresh */
 	assert_int_equal(sel(&t, 64, 8, 0x3), 1);
-	end(&t, 0, 0, 8, 12 * MS);
+	shim_now_ns += 12 * MS;
+	end(&t, 0, 0, 8, 12 * MS);		/* the probe took 12 ms */
 	assert_int_equal(sel(&t, 64, 8, 0x3), 1);
 	/* a busy leg is not probed; nor with probe_ms 0 */
 	shim_now_ns += 2000 * MS;
@@ -1271,9 +1272,15 @@ static void test_probe(void **state)
 	aleg(&t, 1)->last_finish = shim_now_ns;
 	assert_int_equal(knob_set(&t, "probe_ms", "0"), 0);
 	assert_int_equal(sel(&t, 64, 8, 0x3), 1);
-	/* not an eligible leg either */
+	/*
+	 * Its lines say 8.2 ms, 2.1 s of it, but its last probe took 12
+	 * ms: 256 times that, 3.1 s, first
+	 */
 	assert_int_equal(knob_set(&t, "probe_ms", "1"), 0);
 	shim_now_ns += 200 * MS;		/* 2.2 s idle */
+	assert_int_equal(sel(&t, 64, 8, 0x3), 1);
+	shim_now_ns += 900 * MS;		/* 3.1 s idle */
+	/* not an eligible leg either */
 	assert_int_equal(sel(&t, 64, 8, 0x2), 1);
 	assert_int_equal(sel(&t, 64, 8, 0x3), 0);
 	rbt_teardown(&t);
