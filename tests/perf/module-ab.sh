@@ -26,9 +26,7 @@ source tests/lib/common.sh
 source tests/lib/disks.sh
 source tests/lib/readbal.sh
 source bench/guest/seekdisk.sh
-: "${RB_SEEK_ARGS:=$(python3 -c 'import sys; sys.path.insert(0, "bench"); from rbbench import plan; print(plan.SEEK_ARGS)')}"
-# the benchmark's null_blk request size, read once (an exec is slow under TCG)
-max_sectors=$(python3 -c 'import sys; sys.path.insert(0, "bench"); from rbbench import plan; print(plan.LEG_MAX_SECTORS)')
+source tests/perf/bench-legs.sh
 
 conf=$RB_RESULTS/ab.conf
 [ -r "$conf" ] || { echo "module-ab: no $conf (see the header)" >&2 && exit 2; }
@@ -39,17 +37,6 @@ read -ra kos <<<"$KOS"
 ((${#kos[@]})) || { echo "module-ab: KOS is empty in $conf" >&2 && exit 2; }
 out=$RB_RESULTS/ab.txt
 : >"$out"
-
-# "kind:mbps ..." for a profile, from the benchmark's own tables
-legs_of() {
-	python3 - "$1" "$LEG_SCALE" <<'EOF'
-import sys
-sys.path.insert(0, "bench")
-from rbbench import plan
-kinds = plan.profile_kinds(sys.argv[1])
-print(" ".join(f"{k}:{plan.leg_mbps(k, float(sys.argv[2]))}" for k in kinds))
-EOF
-}
 
 # each leg's reads: field 3 of each leg's $5 (docs/readbal.rst, Status)
 reads() { dmsetup status ab | awk '{ for (i = 0; i < $4; i++) printf "%s ", $(9 + $5 * i) }'; }
@@ -77,17 +64,9 @@ print("%.1f MiB/s" % r if sys.argv[1] == "seq8" else "%.0f IOPS" % r)' "$what"
 }
 
 one() { # ROUND KO PROFILE POLICY
-	local legs=() kl n=0 dev a b what fig
-	for kl in $(legs_of "$3"); do
-		if [ "${kl%%:*}" = hdd-seek ]; then
-			dev=$(rb_seek_disk "ab$n" size=1024)
-		else
-			dev=$(rb_disk "ab$n" "${kl%%:*}" size=1024 mbps="${kl#*:}" \
-				max_sectors="$max_sectors")
-		fi
-		legs+=("$dev")
-		n=$((n + 1))
-	done
+	local legs kls a b what fig
+	kls=$(bench_legs_of "$3" "$LEG_SCALE" | sed -n 1p)
+	read -ra legs <<<"$(bench_legs ab "$kls")"
 	dm_create ab "$(rb_table "$(rb_sectors "${legs[0]}")" "$4" "" "${legs[@]}")"
 	for what in seq8 qd1 qd32; do
 		a=$(reads)

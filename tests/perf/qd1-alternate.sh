@@ -19,8 +19,7 @@ source tests/lib/common.sh
 source tests/lib/disks.sh
 source tests/lib/readbal.sh
 source bench/guest/seekdisk.sh
-: "${RB_SEEK_ARGS:=$(python3 -c 'import sys; sys.path.insert(0, "bench"); from rbbench import plan; print(plan.SEEK_ARGS)')}"
-max_sectors=$(python3 -c 'import sys; sys.path.insert(0, "bench"); from rbbench import plan; print(plan.LEG_MAX_SECTORS)')
+source tests/perf/bench-legs.sh
 alt=tools/qd1-alternate/qd1-alternate
 [ -x $alt ] || { echo "qd1-alternate.sh: no $alt: make -C tools/qd1-alternate" >&2 && exit 2; }
 
@@ -31,19 +30,6 @@ conf=$RB_RESULTS/qd1-alternate.conf
 [ -r "$conf" ] && source "$conf"
 out=$RB_RESULTS/qd1-alternate.txt
 : >"$out"
-
-# "kind:mbps ..." of a profile at the benchmark's rates, then the index of
-# its fastest leg
-legs_of() {
-	python3 - "$1" <<'PY'
-import sys
-sys.path.insert(0, "bench")
-from rbbench import plan
-kinds = plan.profile_kinds(sys.argv[1])
-print(" ".join(f"{k}:{plan.leg_mbps(k, 1.0)}" for k in kinds))
-print(max(range(len(kinds)), key=lambda i: plan.KIND_RANK[kinds[i]]))
-PY
-}
 
 # "LABEL: a / b = ratio, windows median (min-max)" from qd1-alternate's JSON
 summary() { # LABEL JSON
@@ -58,18 +44,8 @@ PY
 }
 
 for prof in $PROFILES; do
-	legs=() n=0
-	{ read -r kls; read -r fast; } < <(legs_of "$prof")
-	for kl in $kls; do
-		if [ "${kl%%:*}" = hdd-seek ]; then
-			dev=$(rb_seek_disk "alt$n" size=1024)
-		else
-			dev=$(rb_disk "alt$n" "${kl%%:*}" size=1024 mbps="${kl#*:}" \
-				max_sectors="$max_sectors")
-		fi
-		legs+=("$dev")
-		n=$((n + 1))
-	done
+	{ read -r kls; read -r fast; } < <(bench_legs_of "$prof")
+	read -ra legs <<<"$(bench_legs alt "$kls")"
 	s=$(rb_sectors "${legs[0]}")
 	dm_create lin "0 $s linear ${legs[$fast]} 0"
 	dm_create lin2 "0 $s linear ${legs[$fast]} 0"
