@@ -89,9 +89,10 @@
  *    unless a leg whose reads do not queue would serve it sooner.
  *  - Probes: an idle leg that completed nothing for probe_ms, or for 256
  *    times its own 4 KiB read time if that is sooner, but at least 256
- *    times what that read takes over the quickest leg's (a QD1 reader
- *    waits for the probe), gets the next read (4 KiB of it), so that a
- *    leg that was slow is measured again.
+ *    times what that read takes over the quickest leg's, gets a probe
+ *    beside the next read (the probe hook: the core reads 4 KiB of it
+ *    there and nobody waits), so that a leg that was slow is measured
+ *    again.
  *  - chunk: a large read is split, and the core routes the rest on its
  *    own (dm resubmits it once this part is submitted); a small one is
  *    left whole to select(), which keeps it off full queues.  The part goes to
@@ -845,9 +846,11 @@ static u64 ad_quickest_probe(struct ad_ctx *ctx, struct rb_set *set,
  * of its own 4 KiB reads if that is sooner (a probe costs a slow leg
  * 1/AD_PROBE_READS of its time at most); -1 if none.  But not before
  * AD_PROBE_READS times what its 4 KiB read takes over the quickest leg's:
- * a reader at queue depth 1 waits for the probe, and then loses at most
- * 1/AD_PROBE_READS of its time (a seeking hdd beside an ssd: 10 to 20 ms
- * each second, 1 to 2% of QD1's reads, two such legs twice that).  What
+ * a read that comes for the leg meanwhile waits behind the probe, and a
+ * probe then costs it at most 1/AD_PROBE_READS of the leg's time (a seeking
+ * hdd beside an ssd: 10 to 20 ms a probe, one every 3 to 5 s).  (Probes
+ * took the read itself until the core sent them beside it: a reader at
+ * queue depth 1 waited for each, 1 to 3% of its time.)  What
  * its 4 KiB read takes is the more of its lines' and its last probe's: a
  * probe lands anywhere on the leg, and a seeking hdd's lines, learnt from
  * nearer reads, said 5 ms where its probes took 10 to 20.
@@ -1063,16 +1066,8 @@ static unsigned int ad_choose(struct ad_ctx *ctx, struct rb_set *set,
 	bool seq, saturated, room, best_room = false;
 	u64 e, n, best_e = U64_MAX, best_n = io->sectors, stick_e = 0;
 	u64 stick_n = 0, worth;
-	int cont, probe = ad_probe(ctx, set, io, io->start_ns);
+	int cont = ad_stream(ctx, io);
 
-	if (probe >= 0) {
-		*sectors = split ? ad_min_u64(io->sectors, AD_PROBE_SECTORS) :
-				   io->sectors;
-		*spare = true;
-		*stream = -1;
-		return probe;
-	}
-	cont = ad_stream(ctx, io);
 	seq = cont >= 0 || io->sectors > AD_SMALL_SECTORS;
 	/*
 	 * The rest of a read chunk() split is no stream going on: its
@@ -1389,6 +1384,13 @@ out:
 	return n;
 }
 
+/* A leg due for a probe beside @io, routed to @chosen (busy now); or -1 */
+static int ad_probe_leg(struct rb_policy *p, const struct rb_io *io,
+			unsigned int chosen)
+{
+	return ad_probe(p->context, p->set, io, io->start_ns);
+}
+
 static unsigned int ad_select(struct rb_policy *p, const struct rb_io *io)
 {
 	struct ad_ctx *ctx = p->context;
@@ -1531,6 +1533,12 @@ static void ad_end_io(struct rb_policy *p, struct rb_leg *leg,
 	if (!leg->nonrot && ad_take_run(l, io->sector + 1))
 		cls = AD_RUN;
 	atomic64_fetch_add(-(s64)io->sectors, &l->queued);
+	if (io->failed) {
+		/* a probe that failed: its time says nothing of the leg */
+		if (READ_ONCE(l->solo) == io->sector + 1)
+			WRITE_ONCE(l->solo, 0);
+		return;
+	}
 	if (io->start_ns == READ_ONCE(l->probe_stamp))
 		WRITE_ONCE(l->probe_ns, ns);	/* it was the probe */
 	ad_pace(ctx, l, leg, now, large);
@@ -1596,4 +1604,5 @@ const struct rb_policy_type rb_policy_adaptive = {
 	.io_opt = ad_io_opt,
 	.start_io = ad_start_io,
 	.end_io = ad_end_io,
+	.probe = ad_probe_leg,
 };

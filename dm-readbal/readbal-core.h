@@ -68,6 +68,18 @@ struct rb_leg_errors {
 	atomic_t write;			/* writes the leg failed */
 };
 
+/* A leg's probe (readbal-probe.c): a read of its own that nobody waits for */
+struct rb_probe {
+	struct bio bio;
+	struct bio_vec bvec;
+	struct page *page;		/* what it reads into */
+	struct readbal_c *rc;
+	unsigned int leg;
+	unsigned long flags;		/* RB_PROBE_BUSY */
+	struct rb_policy *policy;	/* that asked for it */
+	struct rb_io io;
+};
+
 struct readbal_c {
 	struct dm_target *ti;
 	struct rb_set set;
@@ -88,6 +100,8 @@ struct readbal_c {
 	struct rb_leg_errors *errors;
 	unsigned int max_read_errors;
 	unsigned long depth_given;	/* bit n: leg n's queue_depth feature */
+	struct rb_probe *probes;	/* one a leg */
+	atomic_t probes_in_flight;
 
 	/* barriers */
 	atomic_t nr_writes[RB_BUCKETS];
@@ -180,9 +194,18 @@ int rb_map(struct dm_target *ti, struct bio *bio);
 int rb_end_io(struct dm_target *ti, struct bio *bio, blk_status_t *error);
 void rb_retry_work(struct work_struct *work);
 int rb_map_write(struct readbal_c *rc, struct bio *bio, struct rb_bio *pb);
+void rb_read_ended(struct readbal_c *rc, struct rb_leg *leg,
+		   struct rb_policy *routed, const struct rb_io *io, u64 ns);
 void rb_fail_leg(struct readbal_c *rc, unsigned int i, const char *why);
 void rb_fail_source(struct readbal_c *rc, unsigned int from, sector_t sector,
 		    const char *why);
+
+/* readbal-probe.c */
+int rb_probe_init(struct readbal_c *rc);
+void rb_probe_exit(struct readbal_c *rc);
+void rb_probe_wait(struct readbal_c *rc);
+struct bio *rb_probe_start(struct readbal_c *rc, struct rb_policy *p,
+			   unsigned int i, const struct rb_io *io);
 
 /* readbal-sync.c */
 bool rb_write_enter(struct readbal_c *rc, struct bio *bio, struct rb_bio *pb);

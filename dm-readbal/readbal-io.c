@@ -85,12 +85,14 @@ void rb_fail_source(struct readbal_c *rc, unsigned int from, sector_t sector,
 static void rb_route_read(struct readbal_c *rc, struct bio *bio,
 			  struct rb_bio *pb, bool may_split)
 {
+	struct bio *probe = NULL;
 	struct rb_policy *p;
 	struct rb_leg *leg;
 	unsigned int i, n;
 
 	/* the policies' clock too: they read none of their own */
 	pb->io.start_ns = ktime_get_ns();
+	pb->io.failed = false;
 	rcu_read_lock();
 	p = rcu_dereference(rc->policy);
 	if (may_split && p->type->chunk) {
@@ -109,7 +111,15 @@ static void rb_route_read(struct readbal_c *rc, struct bio *bio,
 	WRITE_ONCE(leg->last_end, pb->io.sector + pb->io.sectors);
 	if (p->type->start_io)
 		p->type->start_io(p, leg, &pb->io);
+	if (p->type->probe) {
+		int k = p->type->probe(p, &pb->io, i);
+
+		if (k >= 0 && k != (int)i)
+			probe = rb_probe_start(rc, p, k, &pb->io);
+	}
 	rcu_read_unlock();
+	if (probe)
+		submit_bio_noacct(probe);
 
 	pb->policy = p;
 	pb->leg = i;
@@ -238,19 +248,12 @@ static bool rb_read_failed(struct readbal_c *rc, struct bio *bio,
 	return true;
 }
 
-static void rb_end_read(struct readbal_c *rc, struct rb_bio *pb)
+/* A read or a probe on @leg ended @ns after it was routed by @routed. */
+void rb_read_ended(struct readbal_c *rc, struct rb_leg *leg,
+		   struct rb_policy *routed, const struct rb_io *io, u64 ns)
 {
-	struct rb_leg *leg = &rc->legs[pb->leg];
-	u64 ns = ktime_get_ns() - pb->io.start_ns;
-	struct rb_leg_stats *s;
 	struct rb_policy *p;
 	u64 ewma;
-
-	s = get_cpu_ptr(leg->stats);
-	s->reads++;
-	s->read_sectors += pb->io.sectors;
-	s->read_ns += ns;
-	put_cpu_ptr(leg->stats);
 
 	/* Racy read-modify-write: losing an update now and then is fine. */
 	ewma = READ_ONCE(leg->ewma_ns);
@@ -264,9 +267,23 @@ static void rb_end_read(struct readbal_c *rc, struct rb_bio *pb)
 	 */
 	rcu_read_lock();
 	p = rcu_dereference(rc->policy);
-	if (p == pb->policy && p->type->end_io)
-		p->type->end_io(p, leg, &pb->io, ns);
+	if (p == routed && p->type->end_io)
+		p->type->end_io(p, leg, io, ns);
 	rcu_read_unlock();
+}
+
+static void rb_end_read(struct readbal_c *rc, struct rb_bio *pb)
+{
+	struct rb_leg *leg = &rc->legs[pb->leg];
+	u64 ns = ktime_get_ns() - pb->io.start_ns;
+	struct rb_leg_stats *s;
+
+	s = get_cpu_ptr(leg->stats);
+	s->reads++;
+	s->read_sectors += pb->io.sectors;
+	s->read_ns += ns;
+	put_cpu_ptr(leg->stats);
+	rb_read_ended(rc, leg, pb->policy, &pb->io, ns);
 }
 
 /*

@@ -354,6 +354,8 @@ static void readbal_dtr(struct dm_target *ti)
 		dm_kcopyd_client_destroy(rc->kcopyd);
 	if (rc->io_client)
 		dm_io_client_destroy(rc->io_client);
+	rb_probe_wait(rc);
+	rb_probe_exit(rc);
 	rb_policy_free(rcu_dereference_protected(rc->policy, 1));
 	for (i = 0; i < rc->set.nr_legs; i++) {
 		if (rc->legs[i].dev)
@@ -450,6 +452,11 @@ static int readbal_ctr(struct dm_target *ti, unsigned int argc, char **argv)
 	}
 	rc->set.mixed = nonrot && nonrot < nr_legs;
 	rc->writable = rc->alive;
+	r = rb_probe_init(rc);
+	if (r) {
+		ti->error = "Cannot allocate probes";
+		goto bad;
+	}
 
 	r = rb_parse_policy(rc, &as);
 	if (r)
@@ -808,6 +815,7 @@ static void readbal_presuspend_undo(struct dm_target *ti)
 
 static void readbal_postsuspend(struct dm_target *ti)
 {
+	rb_probe_wait(ti->private);
 	rb_log_postsuspend(ti->private);
 }
 

@@ -8,8 +8,9 @@
  *
  * The interface is modelled on dm-multipath's path selectors
  * (drivers/md/dm-path-selector.h): a policy type is registered by name and
- * provides create/destroy, select, optional start_io/end_io accounting and
- * named knobs that are set by table line or message and printed by status.
+ * provides create/destroy, select, optional start_io/end_io accounting, an
+ * optional probe of a leg beside a read, and named knobs that are set by
+ * table line or message and printed by status.
  */
 #ifndef DM_READBAL_H
 #define DM_READBAL_H
@@ -80,6 +81,11 @@ struct rb_io {
 	 * policies read no clock of their own.
 	 */
 	u64 start_ns;
+	/*
+	 * end_io: a probe that failed (the core's, see probe): its time says
+	 * nothing of the leg.  A read that fails is retried and counted.
+	 */
+	bool failed;
 };
 
 struct rb_policy;
@@ -126,7 +132,20 @@ struct rb_policy_type {
 			 const struct rb_io *io);
 	void (*end_io)(struct rb_policy *p, struct rb_leg *leg,
 		       const struct rb_io *io, u64 service_ns);
+
+	/*
+	 * Optional: a leg to measure now, beside @io routed to @chosen, or
+	 * -1.  The core sends it a probe of its own (RB_PROBE_SECTORS at
+	 * io->sector, rounded down), which start_io and end_io see as a read
+	 * on that leg and nobody waits for; at most one a leg at a time, so
+	 * the leg may get none.  Called after select and start_io.
+	 */
+	int (*probe)(struct rb_policy *p, const struct rb_io *io,
+		     unsigned int chosen);
 };
+
+/* What a probe reads: 4 KiB, the legs' largest logical block */
+#define RB_PROBE_SECTORS	8
 
 struct rb_policy {
 	const struct rb_policy_type *type;

@@ -88,6 +88,9 @@ static __attribute__((noinline)) void route(struct rb_policy *p, struct inflight
 	WRITE_ONCE(leg->last_end, f->io.sector + f->io.sectors);
 	if (p->type->start_io)
 		p->type->start_io(p, leg, &f->io);
+	/* the hook only: the probe's read is not simulated */
+	if (p->type->probe)
+		p->type->probe(p, &f->io, f->leg);
 }
 
 static double run(const struct rb_policy_type *type, unsigned int nr_legs,

@@ -1236,53 +1236,87 @@ static void test_idle_line(void **state)
 	rbt_teardown(&t);
 }
 
-/* An idle leg that completed nothing for probe_ms gets 4 KiB of a read. */
+/* The leg the probe hook names beside a read routed to @chosen, or -1 */
+static int probe_of(struct rbt *t, sector_t sector, unsigned long eligible,
+		    unsigned int chosen)
+{
+	struct rb_io io = rd(sector, 8, eligible);
+
+	return t->pol.type->probe(&t->pol, &io, chosen);
+}
+
+/*
+ * An idle leg that completed nothing for probe_ms gets a probe beside a
+ * read: the read goes where the estimates say.
+ */
 static void test_probe(void **state)
 {
 	unsigned int part;
+	u64 idle, last;
+	struct rb_io io;
 	struct rbt t;
 
 	setup(&t, 2, 0x2);
 	model(&t, 0, 8 * MS, 40000, 0);		/* hdd */
 	model(&t, 1, 0, 100, 100 * US);		/* ssd */
 	assert_int_equal(sel(&t, 0, 8, 0x3), 1);
+	assert_int_equal(probe_of(&t, 0, 0x3, 1), -1);
 	/*
-	 * probe_ms is not enough: a reader at QD1 would wait 8.2 ms more
-	 * for the probe than for the ssd, so 256 times that (2.1 s) first
+	 * probe_ms is not enough: a read that came for the hdd would wait
+	 * 8.2 ms more behind the probe than the ssd's take, so 256 times
+	 * that (2.1 s) first
 	 */
 	shim_now_ns += 1001 * MS;
 	aleg(&t, 1)->last_finish = shim_now_ns;	/* the ssd is in use */
-	assert_int_equal(sel(&t, 0, 8, 0x3), 1);
+	assert_int_equal(probe_of(&t, 0, 0x3, 1), -1);
 	shim_now_ns += 1200 * MS;
 	aleg(&t, 1)->last_finish = shim_now_ns;
-	assert_int_equal(route(&t, 0, 256, 0x3, &part), 0);
+	/* the read goes to the ssd, whole; the hdd is probed beside it */
+	assert_int_equal(route(&t, 0, 8, 0x3, &part), 1);
 	assert_int_equal(part, 8);
+	assert_int_equal(probe_of(&t, 0, 0x3, 1), 0);
+	start(&t, 0, 0, 8);			/* the core's probe */
 	/* once: the probe is in flight, and then it is fresh */
-	assert_int_equal(sel(&t, 64, 8, 0x3), 1);
+	assert_int_equal(probe_of(&t, 64, 0x3, 1), -1);
 	shim_now_ns += 12 * MS;
 	end(&t, 0, 0, 8, 12 * MS);		/* the probe took 12 ms */
-	assert_int_equal(sel(&t, 64, 8, 0x3), 1);
+	assert_int_equal(probe_of(&t, 64, 0x3, 1), -1);
 	/* a busy leg is not probed; nor with probe_ms 0 */
 	shim_now_ns += 2000 * MS;
 	aleg(&t, 1)->last_finish = shim_now_ns;
 	start(&t, 0, 100, 8);
-	assert_int_equal(sel(&t, 64, 8, 0x3), 1);
+	assert_int_equal(probe_of(&t, 64, 0x3, 1), -1);
 	end(&t, 0, 100, 8, 8 * MS);
 	shim_now_ns += 2000 * MS;
 	aleg(&t, 1)->last_finish = shim_now_ns;
 	assert_int_equal(knob_set(&t, "probe_ms", "0"), 0);
-	assert_int_equal(sel(&t, 64, 8, 0x3), 1);
+	assert_int_equal(probe_of(&t, 64, 0x3, 1), -1);
 	/*
 	 * Its lines say 8.2 ms, 2.1 s of it, but its last probe took 12
 	 * ms: 256 times that, 3.1 s, first
 	 */
 	assert_int_equal(knob_set(&t, "probe_ms", "1"), 0);
 	shim_now_ns += 200 * MS;		/* 2.2 s idle */
-	assert_int_equal(sel(&t, 64, 8, 0x3), 1);
+	assert_int_equal(probe_of(&t, 64, 0x3, 1), -1);
 	shim_now_ns += 900 * MS;		/* 3.1 s idle */
 	/* not an eligible leg either */
-	assert_int_equal(sel(&t, 64, 8, 0x2), 1);
-	assert_int_equal(sel(&t, 64, 8, 0x3), 0);
+	assert_int_equal(probe_of(&t, 64, 0x2, 1), -1);
+	assert_int_equal(probe_of(&t, 64, 0x3, 1), 0);
+	/* the reads still go to the ssd */
+	assert_int_equal(sel(&t, 64, 8, 0x3), 1);
+	/* a probe that fails at once teaches nothing: the leg stays as slow */
+	start(&t, 0, 64, 8);
+	idle = aleg(&t, 0)->idle;
+	last = aleg(&t, 0)->last_finish;
+	io = rd(64, 8, 0x3);
+	io.failed = true;
+	shim_now_ns += 10 * US;
+	atomic_set(&t.legs[0].inflight, 0);
+	t.pol.type->end_io(&t.pol, &t.legs[0], &io, 10 * US);
+	assert_true(aleg(&t, 0)->idle == idle);
+	assert_true(aleg(&t, 0)->last_finish == last);
+	assert_true(aleg(&t, 0)->probe_ns == 12 * MS);
+	assert_int_equal(atomic64_read(&aleg(&t, 0)->queued), 0);
 	rbt_teardown(&t);
 
 	/* sooner for a quicker leg: after 256 of its own 4 KiB reads */
@@ -1291,10 +1325,11 @@ static void test_probe(void **state)
 	model(&t, 1, 0, 100, 100 * US);
 	shim_now_ns += 255 * MS;
 	aleg(&t, 1)->last_finish = shim_now_ns;
-	assert_int_equal(sel(&t, 64, 8, 0x3), 1);
+	assert_int_equal(probe_of(&t, 64, 0x3, 1), -1);
 	shim_now_ns += 2 * MS;
 	aleg(&t, 1)->last_finish = shim_now_ns;
-	assert_int_equal(sel(&t, 64, 8, 0x3), 0);
+	assert_int_equal(probe_of(&t, 64, 0x3, 1), 0);
+	assert_int_equal(sel(&t, 64, 8, 0x3), 1);
 	rbt_teardown(&t);
 }
 

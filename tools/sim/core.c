@@ -11,7 +11,9 @@
  * part_stat, cached for a jiffy as the core does.  A policy with a chunk
  * hook may keep only the head of a read for the leg it picks; the rest is
  * routed on its own right away (dm_accept_partial_bio), and the bio ends
- * when all its parts have.  A policy's io_opt raises the read-ahead of
+ * when all its parts have.  A policy's probe hook gets the leg it names a
+ * read of its own beside the read (readbal-probe.c), one a leg at a time,
+ * that nobody waits for and the workload does not count.  A policy's io_opt raises the read-ahead of
  * buffered readers to 2 * io_opt, as the kernel does at table load.
  *
  * The submitter waits for tags: each request takes one of its leg's
@@ -36,6 +38,7 @@ struct core {
 	unsigned long alive;
 	u64 reads[RB_MAX_LEGS];
 	u64 wait_jiffy[RB_MAX_LEGS];	/* jiffy + 1 of shim_disk_wait_ns */
+	unsigned long probing;		/* bit n: leg n's probe in flight */
 };
 
 const char *sim_policy_name(unsigned int i)
@@ -186,6 +189,52 @@ static void core_context(struct sim *s, struct sim_bio *b)
 	core_disk_waits(s);
 }
 
+/* A probe ended: nobody waits for it */
+static void core_probe_done(struct sim *s, struct sim_bio *b)
+{
+	sim_bio_put(s, b);
+}
+
+/*
+ * rb_probe_start(): leg @k gets a read of its own beside @io, unless its
+ * probe is in flight (one a leg) or @io is at the mirror's very end.
+ */
+static void core_probe(struct sim *s, const struct sim_bio *by,
+		       const struct rb_io *io, unsigned int k)
+{
+	struct core *c = s->core;
+	struct rb_policy *p = &c->pol;
+	struct rb_leg *leg = &c->legs[k];
+	uint64_t sector = io->sector & ~(uint64_t)(RB_PROBE_SECTORS - 1);
+	struct rb_io pio = {
+		.sector = sector,
+		.sectors = RB_PROBE_SECTORS,
+		.eligible = 1UL << k,
+		.start_ns = io->start_ns,
+	};
+	struct sim_bio *b;
+
+	if (!(c->alive & (1UL << k)) || c->probing & (1UL << k) ||
+	    sector + RB_PROBE_SECTORS > s->cfg->size)
+		return;
+	c->probing |= 1UL << k;
+	b = sim_bio_get(s);
+	b->sector = sector;
+	b->sectors = RB_PROBE_SECTORS;
+	b->pid = by->pid;
+	b->cpu = by->cpu;
+	b->done = core_probe_done;
+	b->probe = true;
+	b->eligible = pio.eligible;
+	b->leg = k;
+	b->start = s->now;
+	atomic_set(&leg->inflight, atomic_read(&leg->inflight) + 1);
+	WRITE_ONCE(leg->last_end, sector + RB_PROBE_SECTORS);
+	if (p->type->start_io)
+		p->type->start_io(p, leg, &pio);
+	core_to_leg(s, b, k);
+}
+
 /* rb_route_read(): the policy's leg for @b, accounted, then the leg's */
 static void core_route(struct sim *s, struct sim_bio *b)
 {
@@ -219,6 +268,12 @@ static void core_route(struct sim *s, struct sim_bio *b)
 	b->start = s->now;
 	c->reads[i]++;
 	core_to_leg(s, b, i);
+	if (p->type && p->type->probe) {
+		int k = p->type->probe(p, &io, i);
+
+		if (k >= 0 && k < (int)c->set.nr_legs && k != (int)i)
+			core_probe(s, b, &io, k);
+	}
 }
 
 /* A part of a split read ended: the read ends with its last part. */
@@ -356,6 +411,8 @@ static void core_end_read(struct sim *s, struct sim_bio *b)
 	ewma = READ_ONCE(leg->ewma_ns);
 	WRITE_ONCE(leg->ewma_ns, ewma - (ewma >> 3) + (ns >> 3));
 	atomic_set(&leg->inflight, atomic_read(&leg->inflight) - 1);
+	if (b->probe)
+		c->probing &= ~(1UL << b->leg);
 	if (p->type && p->type->end_io) {
 		shim_now_ns = s->now;
 		p->type->end_io(p, leg, &io, ns);

@@ -33,6 +33,7 @@ struct sim_bio {
 	void *owner;			/* the submitter's */
 	void *submitter;		/* the submitter's, for submitted() */
 	bool ended;			/* the submitter's: done was called */
+	bool probe;			/* the core's probe of a leg */
 	/* the core's per-bio data */
 	unsigned long eligible;
 	unsigned int leg;		/* read: the leg chosen */
