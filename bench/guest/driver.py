@@ -580,8 +580,10 @@ class Bench:
         beside its twin (the control), with REC's fields."""
         for side, (a, b) in (("test", pair), ("control", ("linear", "linear2"))):
             if a in devs and b in devs:
-                turns.append((dict(rec, section="side", side=side, method="turns"), a, b, devs[a], devs[b],
-                              t[1], fiojob.parse_time(rt["runtime"])))
+                turns.append({"rec": dict(rec, section="side", side=side, method="turns"),
+                              "pair": ((a, devs[a]), (b, devs[b])),
+                              "bs": results.fio_size(t[1].get("bs", "4k")) or 4096,
+                              "secs": fiojob.parse_time(rt["runtime"])})
 
     def run_turns(self, label, turns):
         """Each queued pair as one QD1 reader taking turns between the two
@@ -594,25 +596,24 @@ class Bench:
         the first pair first, not recorded: the workloads since the
         matrix's QD1 rounds left their state in the policy."""
         alt = os.path.join(REPO, "tools/qd1-alternate/qd1-alternate")
-        _, _, _, da, db, _, secs = turns[0]
-        need = 2 + sum(2 * x[-1] + self.overhead for x in turns)
+        need = 2 + sum(2 * x["secs"] + self.overhead for x in turns)
         if need > self.deadline - time.monotonic():
             log(f"SKIP {label} turns: needs ~{need:.0f}s")
-            for rec, a, b, _, _, _, _ in turns:
-                for cfg in (a, b):
-                    record("runs.jsonl", dict(rec, config=cfg, skipped="time budget"))
+            for x in turns:
+                for cfg, _ in x["pair"]:
+                    record("runs.jsonl", dict(x["rec"], config=cfg, skipped="time budget"))
             raise Deadline(label)
         log(f"turns {label}: {len(turns)} pairs, ~{need:.0f}s")
-        subprocess.run([alt, "--seconds", "2", f"/dev/{da}", f"/dev/{db}"], check=False,
-                       stdout=subprocess.DEVNULL, timeout=120)
-        for rec, a, b, da, db, opts, secs in turns:
+        subprocess.run([alt, "--seconds", "2"] + [f"/dev/{dev}" for _, dev in turns[0]["pair"]],
+                       check=False, stdout=subprocess.DEVNULL, timeout=120)
+        for x in turns:
+            rec, secs = x["rec"], x["secs"]
             r = rec["round"]
-            first, second = ((b, db), (a, da)) if r % 2 else ((a, da), (b, db))
+            first, second = x["pair"][::-1] if r % 2 else x["pair"]
             t0 = time.time()
             try:
                 p = subprocess.run([alt, "--seconds", str(2 * secs), "--windows", "4", "--seed", str(r),
-                                    "--bs", str(results.fio_size(opts.get("bs", "4k")) or 4096),
-                                    f"/dev/{first[1]}", f"/dev/{second[1]}"],
+                                    "--bs", str(x["bs"]), f"/dev/{first[1]}", f"/dev/{second[1]}"],
                                    capture_output=True, text=True, timeout=6 * secs + 60)
                 out = json.loads(p.stdout) if p.returncode == 0 else None
                 err = p.stderr.strip()[:300]
