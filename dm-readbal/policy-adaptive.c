@@ -92,7 +92,10 @@
  *    times what that read takes over the quickest leg's, gets a probe
  *    beside the next read (the probe hook: the core reads 4 KiB of it
  *    there and nobody waits), so that a leg that was slow is measured
- *    again.
+ *    again.  A leg judged by fewer than AD_SURE_READS small reads that
+ *    found it idle (but one) gets one once idle for decay_ms: a new
+ *    device's first read can take ten times its later ones, and a leg
+ *    judged by it alone got no read.
  *  - chunk: a large read is split, and the core routes the rest on its
  *    own (dm resubmits it once this part is submitted); a small one is
  *    left whole to select(), which keeps it off full queues.  The part goes to
@@ -140,6 +143,7 @@
 #define AD_SMALL_SECTORS	64		/* 32 KiB: small reads */
 #define AD_PROBE_SECTORS	8		/* a probe reads 4 KiB */
 #define AD_PROBE_READS		256		/* 1/256 of a leg's time */
+#define AD_SURE_READS		3		/* idle small reads to trust */
 #define AD_FIX			8		/* averages in 1/256 */
 #define AD_K_SHIFT		8		/* rates: ns/sector in 1/256 */
 #define AD_W_SHIFT		10		/* weights in 1/1024 */
@@ -248,6 +252,7 @@ struct ad_leg {
 	u64 last_finish;	/* ktime of the last read ended */
 	u64 probe_stamp;	/* ktime of the last probe sent */
 	u64 probe_ns;		/* what that probe took; 0: none yet */
+	u32 idle_seen;		/* small reads learnt idle, to AD_SURE_READS */
 	sector_t solo;		/* 1 + sector of a read that found it idle */
 	atomic64_t queued;	/* sectors in flight */
 	/* 1 + sector: the next read sent here goes on from its stream */
@@ -853,14 +858,23 @@ static u64 ad_quickest_probe(struct ad_ctx *ctx, struct rb_set *set,
  * queue depth 1 waited for each, 1 to 3% of its time.)  What
  * its 4 KiB read takes is the more of its lines' and its last probe's: a
  * probe lands anywhere on the leg, and a seeking hdd's lines, learnt from
- * nearer reads, said 5 ms where its probes took 10 to 20.
+ * nearer reads, said 5 ms where its probes took 10 to 20.  A young leg,
+ * judged by fewer than AD_SURE_READS small reads that found it idle (but
+ * one), gets one once idle for decay_ms: a new device's first 4 KiB read
+ * took 1 to 86 ms against 0.3 later, and an ssd judged by it alone got no
+ * read for a second while a QD1 reader used an hdd.  Not a leg with no
+ * such read: its line is proportional, optimistic for small reads (and
+ * in rbsim, probes every decay_ms into a slowed hdd under one sequential
+ * reader doubled its recovery).
  */
 static int ad_probe(struct ad_ctx *ctx, struct rb_set *set,
 		    const struct rb_io *io, u64 now)
 {
 	u64 probe = (u64)ad_knob(ctx, AD_PROBE_MS) * AD_NS_PER_MS;
+	u64 decay = (u64)ad_knob(ctx, AD_DECAY_MS) * AD_NS_PER_MS;
 	u64 last, stamp, after, quick = U64_MAX;
 	unsigned int i;
+	bool young;
 
 	if (!probe)
 		return -1;
@@ -875,15 +889,22 @@ static int ad_probe(struct ad_ctx *ctx, struct rb_set *set,
 		if ((s64)(stamp - last) > 0)
 			last = stamp;
 		after = READ_ONCE(l->probe_after);
+		young = READ_ONCE(l->idle_seen) &&
+			READ_ONCE(l->idle_seen) < AD_SURE_READS;
+		if (young)
+			after = ad_min_u64(after, decay);
 		if ((s64)(now - last) <= (s64)ad_min_u64(after, probe))
 			continue;
-		/* the quickest leg's, only once a leg is due: most reads find none */
-		if (quick == U64_MAX)
-			quick = ad_quickest_probe(ctx, set, io);
-		after = ad_max_u64(after,
-				   AD_PROBE_READS * READ_ONCE(l->probe_ns));
-		if ((s64)(now - last) <= (s64)(after - ad_min_u64(quick, after)))
-			continue;
+		if (!young) {
+			/* the quickest's, once a leg is due: most reads find none */
+			if (quick == U64_MAX)
+				quick = ad_quickest_probe(ctx, set, io);
+			after = ad_max_u64(after, AD_PROBE_READS *
+						  READ_ONCE(l->probe_ns));
+			if ((s64)(now - last) <=
+			    (s64)(after - ad_min_u64(quick, after)))
+				continue;
+		}
 		WRITE_ONCE(l->probe_stamp, now);
 		return i;
 	}
@@ -1545,8 +1566,12 @@ static void ad_end_io(struct rb_policy *p, struct rb_leg *leg,
 	WRITE_ONCE(l->last_finish, now);
 	if (READ_ONCE(l->solo) == io->sector + 1) {
 		WRITE_ONCE(l->solo, 0);
-		if (!large)
+		if (!large) {
 			ad_floor(ctx, l, ns, now);
+			if (READ_ONCE(l->idle_seen) < AD_SURE_READS)
+				WRITE_ONCE(l->idle_seen,
+					   READ_ONCE(l->idle_seen) + 1);
+		}
 		/* idle for more than decay_ms before it: a wake */
 		ad_learn_woke(ctx, l, leg,
 			      large ? AD_IDLE_LARGE : AD_IDLE_SMALL, sectors,

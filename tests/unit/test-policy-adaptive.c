@@ -43,6 +43,7 @@ static void model(struct rbt *t, unsigned int leg, u64 cost,
 	l->idle_rate = l->rate;
 	l->cls[AD_IDLE_SMALL].sectors = 8 << AD_FIX;
 	l->measured = true;
+	l->idle_seen = AD_SURE_READS;
 	ad_lat_line(l);
 	l->probe_after = AD_PROBE_READS *
 			 (ad_lat(l, AD_PROBE_SECTORS) + cost +
@@ -1353,6 +1354,57 @@ static void test_unmeasured(void **state)
 }
 
 /*
+ * A leg judged by fewer than AD_SURE_READS idle small reads is probed once
+ * idle for decay_ms: a new ssd's first 4 KiB read took 3.2 ms, an hdd's
+ * 2.4, and a QD1 reader used the hdd until the ssd's probe, 0.8 s later.
+ */
+static void test_young_probe(void **state)
+{
+	sector_t s = 1000;
+	u64 idle;
+	struct rbt t;
+
+	setup(&t, 2, 0x2);
+	start(&t, 1, 0, 8);
+	shim_now_ns += 3200 * US;
+	end(&t, 1, 0, 8, 3200 * US);		/* the ssd's first read */
+	start(&t, 0, 8, 8);
+	shim_now_ns += 2400 * US;
+	end(&t, 0, 8, 8, 2400 * US);
+	idle = shim_now_ns - aleg(&t, 1)->last_finish;
+	/* the reads go to the hdd until the ssd has been idle for decay_ms */
+	while (idle + 2 * MS <= 100 * MS) {
+		assert_int_equal(probe_of(&t, s, 0x3, 0), -1);
+		assert_int_equal(route(&t, s, 8, 0x3, NULL), 0);
+		shim_now_ns += 2 * MS;
+		idle += 2 * MS;
+		end(&t, 0, s, 8, 2 * MS);
+		s += 1000;
+	}
+	shim_now_ns += 2 * MS;
+	assert_int_equal(probe_of(&t, s, 0x3, 0), 1);
+	start(&t, 1, s + 8, 8);
+	shim_now_ns += 300 * US;
+	end(&t, 1, s + 8, 8, 300 * US);
+	assert_int_equal(sel(&t, s, 8, 0x3), 1);
+	/* the hdd found idle 3 times or more: probed by the usual rule */
+	assert_true(aleg(&t, 0)->idle_seen == AD_SURE_READS);
+	shim_now_ns += 150 * MS;
+	aleg(&t, 1)->last_finish = shim_now_ns;
+	assert_int_equal(probe_of(&t, s, 0x3, 1), -1);
+	/* nor one no small read found idle: its line is optimistic */
+	aleg(&t, 0)->idle_seen = 0;
+	assert_int_equal(probe_of(&t, s, 0x3, 1), -1);
+	/* nor a young leg with probe_ms 0 */
+	aleg(&t, 0)->idle_seen = 1;
+	assert_int_equal(knob_set(&t, "probe_ms", "0"), 0);
+	assert_int_equal(probe_of(&t, s, 0x3, 1), -1);
+	assert_int_equal(knob_set(&t, "probe_ms", "1000"), 0);
+	assert_int_equal(probe_of(&t, s, 0x3, 1), 0);
+	rbt_teardown(&t);
+}
+
+/*
  * io_opt: half of a piece for every leg (a chunk, or less if half its
  * queue holds less), at least 512 KiB, or the knob.
  */
@@ -1512,6 +1564,7 @@ int main(void)
 		cmocka_unit_test(test_floor),
 		cmocka_unit_test(test_pick),
 		cmocka_unit_test(test_probe),
+		cmocka_unit_test(test_young_probe),
 		cmocka_unit_test(test_outlier),
 		cmocka_unit_test(test_pace),
 		cmocka_unit_test(test_idle_line),
