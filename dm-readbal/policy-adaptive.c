@@ -141,7 +141,7 @@
 #include "readbal.h"
 
 #define AD_SMALL_SECTORS	64		/* 32 KiB: small reads */
-#define AD_PROBE_SECTORS	8		/* a probe reads 4 KiB */
+#define AD_PROBE_SECTORS	RB_PROBE_SECTORS /* the core's probe: 4 KiB */
 #define AD_PROBE_READS		256		/* 1/256 of a leg's time */
 #define AD_SURE_READS		3		/* idle small reads to trust */
 #define AD_FIX			8		/* averages in 1/256 */
@@ -873,7 +873,7 @@ static int ad_probe(struct ad_ctx *ctx, struct rb_set *set,
 	u64 probe = (u64)ad_knob(ctx, AD_PROBE_MS) * AD_NS_PER_MS;
 	u64 decay = (u64)ad_knob(ctx, AD_DECAY_MS) * AD_NS_PER_MS;
 	u64 last, stamp, after, quick = U64_MAX;
-	unsigned int i;
+	unsigned int i, seen;
 	bool young;
 
 	if (!probe)
@@ -889,8 +889,8 @@ static int ad_probe(struct ad_ctx *ctx, struct rb_set *set,
 		if ((s64)(stamp - last) > 0)
 			last = stamp;
 		after = READ_ONCE(l->probe_after);
-		young = READ_ONCE(l->idle_seen) &&
-			READ_ONCE(l->idle_seen) < AD_SURE_READS;
+		seen = READ_ONCE(l->idle_seen);
+		young = seen && seen < AD_SURE_READS;
 		if (young)
 			after = ad_min_u64(after, decay);
 		if ((s64)(now - last) <= (s64)ad_min_u64(after, probe))
