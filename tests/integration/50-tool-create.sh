@@ -17,7 +17,7 @@ legs3="$(devnum "$a") 0 $(devnum "$b") 0 $(devnum "$c") 0"
 
 # table: legs as major:minor, the smallest leg's length, a warning for c.
 expect_rc 0 "$RB" table "$a" "$b" "$c"
-[[ $OUT == "0 $sectors readbal 3 $legs3 roundrobin 0" ]] || die "table: $OUT"
+[[ $OUT == "0 $sectors readbal 3 $legs3 adaptive 0" ]] || die "table: $OUT (adaptive is the default policy)"
 err_has "warning: $c (96 MiB) is larger than the smallest leg $a (64 MiB): 32 MiB of it stays unused"
 # the line works with dmsetup as it is
 line=$OUT

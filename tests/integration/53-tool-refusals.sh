@@ -124,7 +124,7 @@ err_has "preferred: no such leg"
 no_readbal_device
 
 # --- with a readbal device, names are checked against the module's lists
-expect_rc 0 "$RB" create ref "$a" "$b"
+expect_rc 0 "$RB" create ref --policy roundrobin "$a" "$b"
 expect_rc 1 "$RB" create p --policy fastest "$m" "$s"
 err_has "(as the loaded module lists them, asked through device ref)"
 expect_rc 1 "$RB" policy ref fastest

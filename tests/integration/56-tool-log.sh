@@ -23,18 +23,18 @@ head="0 32768 readbal 2 $legs"
 # --- table: the log features in the target's order, the log device checked
 echo "== table (${SECONDS}s)"
 expect_rc 0 "$RB" table --region-size 512K --log-dev "$lg" "$a" "$b"
-[[ $OUT == "$head roundrobin 0 4 region_size 1024 log_dev $L" ]] || die "table: $OUT"
+[[ $OUT == "$head adaptive 0 4 region_size 1024 log_dev $L" ]] || die "table: $OUT"
 err_has "$lg holds no dirty region log yet: every region will be copied from the first leg"
 expect_rc 0 "$RB" table -R 1024 --log-dev "$lg" --assume-clean --policy pid "$a" "$b"
 [[ $OUT == "$head pid 0 5 region_size 1024 log_dev $L nosync" ]] || die "table --assume-clean: $OUT"
 err_has "warning: with a disk log, 'nosync' trusts the legs, even after a crash, at every activation of this line"
 err_has "  $head pid 0 4 region_size 1024 log_dev $L"
 expect_rc 0 "$RB" table --sync -R 1M "$a" "$b"
-[[ $OUT == "$head roundrobin 0 3 region_size 2048 sync" ]] || die "table --sync: $OUT"
+[[ $OUT == "$head adaptive 0 3 region_size 2048 sync" ]] || die "table --sync: $OUT"
 [[ $ERR != *warning* ]] || die "a core log's sync warned"
 # the line works with dmsetup as it is
 dmsetup --noudevsync create viadmsetup --table "$("$RB" table -R 64K --log-dev "$lg2" "$a" "$b" 2>/dev/null)"
-[[ $(dmsetup table viadmsetup) == "$head roundrobin "*" 4 region_size 128 log_dev $(devnum "$lg2")" ]] ||
+[[ $(dmsetup table viadmsetup) == "$head adaptive "*" 4 region_size 128 log_dev $(devnum "$lg2")" ]] ||
 	die "dmsetup table: $(dmsetup table viadmsetup)"
 dmsetup --noudevsync remove viadmsetup
 

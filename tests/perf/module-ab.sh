@@ -64,15 +64,19 @@ print("%.1f MiB/s" % r if sys.argv[1] == "seq8" else "%.0f IOPS" % r)' "$what"
 }
 
 one() { # ROUND KO PROFILE POLICY
-	local legs kls a b what fig
+	local legs kls a b what fig slice
 	kls=$(bench_legs_of "$3" "$LEG_SCALE" | sed -n 1p)
 	read -ra legs <<<"$(bench_legs ab "$kls")"
 	dm_create ab "$(rb_table "$(rb_sectors "${legs[0]}")" "$4" "" "${legs[@]}")"
+	# each reader an eighth of the device: a slice that wraps within the
+	# run makes fio drop the device's cache (invalidate) and with it
+	# every reader's read-ahead, which costs large read-ahead most
+	slice=$(($(blockdev --getsize64 /dev/mapper/ab) / 8 / 1048576))M
 	for what in seq8 qd1 qd32; do
 		a=$(reads)
 		case $what in
-		seq8) fig=$(run_fio seq8 --rw=read --bs=1M --numjobs=8 --size=28M \
-			--offset_increment=28M --ioengine=psync --invalidate=1) ;;
+		seq8) fig=$(run_fio seq8 --rw=read --bs=1M --numjobs=8 --size="$slice" \
+			--offset_increment="$slice" --ioengine=psync --invalidate=1) ;;
 		qd1) fig=$(run_fio qd1 --rw=randread --bs=4k --direct=1 --ioengine=psync) ;;
 		qd32) fig=$(run_fio qd32 --rw=randread --bs=4k --direct=1 \
 			--ioengine=libaio --numjobs=2 --iodepth=16 --thread) ;;

@@ -29,6 +29,6 @@ int rb_help(const struct rb_cmd *c);
  * continue, else the exit code. */
 int rb_common_opt(const struct rb_cmd *c, int opt);
 
-#define RB_DEFAULT_POLICY "roundrobin"
+#define RB_DEFAULT_POLICY "adaptive"
 
 #endif
