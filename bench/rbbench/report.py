@@ -1478,11 +1478,12 @@ class Report:
                 continue
             best = max(others, key=others.get)
             r = v / others[best]
-            tie = r < 1.0 and self.tie_at_limit(r, m.share(p, w, c), m.share(p, w, best))
+            shares = m.share(p, w, c), m.share(p, w, best)
+            tie = r < 1.0 and self.tie_at_limit(r, *shares)
             row("4 KiB QD32: >= the fastest leg alone and the best other policy", p,
                 f"{ratio3(r)} of {config_label(best)}" + self._paired_text(p, w, c, best), "1.00",
                 r >= 1.0 or tie,
-                f"a tie at the legs' limit: both read {ratio(min(m.share(p, w, c), m.share(p, w, best)))} "
+                f"a tie at the legs' limit: both read {ratio(min(shares))} "
                 f"or more of it ({TIE_AT_LIMIT[0]:g} or more and within {TIE_AT_LIMIT[1]:.0%} count)"
                 if tie else "")
         for (p, w, cfg), rec in sorted(self._slowdown_recovery().items()):
