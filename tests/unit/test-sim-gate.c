@@ -14,7 +14,9 @@
  * and its targets are FLOOR rows (fraction of the physical limit),
  * BEST_LEG rows (fraction of the fastest leg alone) and RECOVER rows (the
  * fastest leg becomes ten times slower at 1 s: seconds until every later
- * second of throughput is within 10% of the slowed legs' limit).
+ * second of throughput is within 10% of the slowed legs' limit).  SLOWEST
+ * rows compare the slowest job's MiB/s: a total bought by starving some
+ * readers is no better service.
  */
 #include <stdarg.h>
 #include <stdbool.h>
@@ -37,6 +39,7 @@ enum kind {
 	FLOOR,		/* better >= tol * the physical limit */
 	BEST_LEG,	/* better >= tol * the fastest leg alone */
 	RECOVER,	/* better recovers from a slowdown in tol seconds */
+	SLOWEST,	/* better's slowest job >= tol * worse's slowest */
 };
 
 /* RECOVER: the fastest leg alone gets this much slower at this time */
@@ -84,15 +87,19 @@ static const struct fact facts[] = {
 
 	/*
 	 * adaptive (issue 7): every other policy, everywhere, within 5%;
-	 * but for 8 readers on 3hdd-seek, where md's small reads hit the
-	 * drive's read-ahead: 0.94 of md.
+	 * but for 8 readers on 3hdd-seek: 0.97 of md in 3 s, 0.94 in 10.
+	 * There md's nearest head gives two readers a disk each, 18.8 and
+	 * 17.5 MiB/s at the outer edge, and the other six 1.6 each on the
+	 * third; adaptive gives each of the eight 4 to 8.  Its slowest
+	 * reader is no slower than md's anywhere.
 	 */
 	{ RANK, "*", "*", "adaptive", "*", 0.05 },
 	{ RANK, "3hdd-seek", "seqread-8job", "adaptive", "*", 0.07 },
+	{ SLOWEST, "*", "seqread-8job", "adaptive", "md", 0.95 },
+	{ SLOWEST, "3hdd-seek", "seqread-8job", "adaptive", "md", 2.0 },
 	/*
 	 * 8 sequential readers: 0.95 of the limit.  Not md's everywhere:
-	 * 0.95 of md on 3hdd-seek (md's small reads hit the drive's cache),
-	 * 0.98 on 2hdd+ssd; the row above holds it within 5%.
+	 * 0.97 of md on 3hdd-seek (above); the row above holds it within 5%.
 	 */
 	{ FLOOR, "*", "seqread-8job", "adaptive", NULL, 0.95 },
 	/* one buffered reader: 0.8 on flash, 0.6 with the seek model */
@@ -356,6 +363,17 @@ static unsigned int check(const struct fact *f, const char *profile,
 	a = result(profile, workload, f->better, -1, on_bucket(f));
 	if (!a)
 		return 1;
+	if (f->kind == SLOWEST) {
+		b = result(profile, workload, f->worse, -1, on_bucket(f));
+		if (!b)
+			return 1;
+		if (a->job_min_mibps >= f->tol * b->job_min_mibps)
+			return 0;
+		print_message("  %s %s: %s's slowest job %.2f MiB/s < %.2f x %s's %.2f\n",
+			      profile, workload, f->better, a->job_min_mibps,
+			      f->tol, f->worse, b->job_min_mibps);
+		return 1;
+	}
 	if (f->kind != RANK) {
 		bound = legs_alone(profile, workload, f->kind == BEST_LEG,
 				   on_bucket(f));
@@ -420,6 +438,7 @@ int main(void)
 	static const char *const kinds[] = {
 		[RANK] = ">=", [FLOOR] = ">= limit x", [BEST_LEG] =
 			">= fastest leg x", [RECOVER] = "recovers in",
+		[SLOWEST] = "slowest job >=",
 	};
 	unsigned int i;
 
@@ -433,6 +452,9 @@ int main(void)
 				 f->tol * 100);
 		else if (f->kind == RECOVER)
 			snprintf(bound, sizeof(bound), "%.1f s", f->tol);
+		else if (f->kind == SLOWEST)
+			snprintf(bound, sizeof(bound), "%.2f x %s's", f->tol,
+				 f->worse);
 		else
 			snprintf(bound, sizeof(bound), "%.2f", f->tol);
 		snprintf(names[i], sizeof(names[i]), "%s %s: %s %s %s%s",

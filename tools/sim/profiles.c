@@ -6,8 +6,10 @@
  * profiles of tests/lib/disks.sh (fixed completion latency, hw_queue_depth,
  * 128 KiB requests: LEG_MAX_SECTORS) at the benchmark's bandwidth caps, about half the
  * profiles' (LEG_MBPS in bench/rbbench/plan.py), and hdd-seek, a one-head disk served
- * one request at a time as the benchmark's nbdkit seek emulator is to be
- * (issue 6).  "real" legs are ordinary devices: a 7200 rpm SATA disk, a
+ * one request at a time as the benchmark's nbdkit seek emulator (issue 6)
+ * at the benchmark's settings (SEEK_ARGS in bench/rbbench/plan.py: 20 to
+ * 10 MiB/s, a 6 ms full stroke, 1 MiB of read-ahead in 1 MiB segments;
+ * the nbd round trip is not modelled).  "real" legs are ordinary devices: a 7200 rpm SATA disk, a
  * SATA SSD, an NVMe drive, a disk across 10 GbE, brd.
  *
  * A profile names its legs: "3hdd", "2hdd+ssd", "ssd+nvme", any
@@ -34,10 +36,10 @@
 	  .max_kb = max, .pipe = { .slots = slots_, .lat_ns = lat,	\
 	  .mibps = mib, .cmd_ns = cmd, .jitter = jit } }
 
-#define HDD(nr, max, ncq_, outer, inner, cap, ra, segs, seg, cmd)	\
+#define HDD(nr, max, ncq_, full, outer, inner, cap, ra, segs, seg, cmd) \
 	{ .kind = LEG_HDD, .rotational = true, .nr_requests = nr,	\
 	  .max_kb = max, .hdd = { .ncq = ncq_, .rpm = 7200,		\
-	  .settle_ns = 1 * MS, .full_seek_ns = 15 * MS,		\
+	  .settle_ns = 1 * MS, .full_seek_ns = full,			\
 	  .outer_mibps = outer, .inner_mibps = inner, .cmd_ns = cmd,	\
 	  .iface_mibps = 550, .capacity = cap, .ra_sectors = ra,	\
 	  .segments = segs, .seg_sectors = seg } }
@@ -50,10 +52,10 @@ struct kind {
 static const struct kind kinds[] = {
 	{ "hdd",
 	  PIPE(true, 4, 128, 4, 2000 * US, 13, 0, 0),
-	  HDD(64, 1280, 32, 200, 100, REAL_STROKE, 2048, 16, 8192, 50 * US) },
+	  HDD(64, 1280, 32, 15 * MS, 200, 100, REAL_STROKE, 2048, 16, 8192, 50 * US) },
 	{ "hdd-seek",
-	  HDD(128, 1280, 1, 25, 12.5, GUEST_SIZE, 512, 4, 512, 100 * US),
-	  HDD(64, 1280, 32, 200, 100, REAL_STROKE, 2048, 16, 8192, 50 * US) },
+	  HDD(128, 1280, 1, 6 * MS, 20, 10, GUEST_SIZE, 2048, 4, 2048, 100 * US),
+	  HDD(64, 1280, 32, 15 * MS, 200, 100, REAL_STROKE, 2048, 16, 8192, 50 * US) },
 	{ "ssd",
 	  PIPE(false, 32, 128, 32, 200 * US, 38, 0, 0),
 	  PIPE(false, 64, 1280, 32, 80 * US, 530, 10 * US, 0.2) },

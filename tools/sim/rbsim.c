@@ -35,8 +35,8 @@ static const char usage[] =
 "  --rw read|randread|write|randwrite|rw|randrw  --bs SIZE  --jobs N\n"
 "  --qd N  --buffered | --direct  --ra SIZE  --rwmixread PCT\n"
 "                   change the workload preset\n"
-"  --size SIZE      mirror size (default 1g guest, 256m with hdd-seek\n"
-"                   legs, 64g real)\n"
+"  --size SIZE      mirror size (default 1g guest, hdd-seek legs too;\n"
+"                   64g real)\n"
 "  --cpus N         CPUs the jobs run on, 1-4 (default 2)\n"
 "  --pid-base N     job j is pid N + j (default 1000)\n"
 "  --copy-mibps R   page cache copy rate of buffered reads\n"
@@ -51,6 +51,7 @@ static const char usage[] =
 "                   (dm-delay: reads keep their rate if the queue is deep)\n"
 "  --no-limit       skip the legs-alone runs (limit column 0)\n"
 "  --bins           after each row, its MiB/s per 100 ms, ramp included\n"
+"  --per-job        after each row, each job's own MiB/s (the first 64)\n"
 "  --csv            comma-separated output\n"
 "  --list           list profiles, workloads and policies\n";
 
@@ -59,7 +60,7 @@ struct opts {
 	const char *policies[MAX_NAMES];
 	unsigned int nr_profiles, nr_workloads, nr_policies;
 	const char *scale;
-	bool seek, csv, no_limit, bucket, bins;
+	bool seek, csv, no_limit, bucket, bins, per_job;
 	int argc;
 	char **argv;
 };
@@ -279,6 +280,11 @@ static void run_one(const struct opts *o, const char *profile,
 		for (j = 0; o->bins && j < r.nr_bins; j++)
 			printf("%.0f%c", r.bin_mibps[j],
 			       j + 1 < r.nr_bins ? ' ' : '\n');
+		for (j = 0; o->per_job && j < r.nr_jobs && j < SIM_JOB_STATS;
+		     j++)
+			printf("%.1f%c", r.job_mibps[j],
+			       j + 1 < r.nr_jobs && j + 1 < SIM_JOB_STATS ?
+			       ' ' : '\n');
 		if (slow)
 			recover[i] = sim_recovery_s(&cfg, &r, slowed, 0.9);
 	}
@@ -330,6 +336,8 @@ int main(int argc, char **argv)
 			o.no_limit = true;
 		} else if (!strcmp(a, "--bins")) {
 			o.bins = true;
+		} else if (!strcmp(a, "--per-job")) {
+			o.per_job = true;
 		} else if (!strcmp(a, "--buffered") || !strcmp(a, "--direct")) {
 			continue;
 		} else if (!v || strncmp(a, "--", 2)) {

@@ -106,6 +106,17 @@ static void sim_results(struct sim *s, struct sim_result *res)
 	for (i = 0; total && i < s->nr_legs; i++)
 		res->share[i] = 100.0 * (double)res->leg_reads[i] /
 				(double)total;
+	res->nr_jobs = s->cfg->wl.jobs ? s->cfg->wl.jobs : 1;
+	for (i = 0; i < res->nr_jobs; i++) {
+		double mibps = (double)jobs_bytes(s, i) / SIM_MIB / secs;
+
+		if (i < SIM_JOB_STATS)
+			res->job_mibps[i] = mibps;
+		if (!i || mibps < res->job_min_mibps)
+			res->job_min_mibps = mibps;
+		if (mibps > res->job_max_mibps)
+			res->job_max_mibps = mibps;
+	}
 	res->nr_bins = (unsigned int)((s->cfg->wl.ramp_s + secs) / SIM_BIN_S);
 	if (res->nr_bins > SIM_BINS)
 		res->nr_bins = SIM_BINS;

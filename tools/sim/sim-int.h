@@ -159,5 +159,7 @@ void core_fini(struct sim *s);
 void jobs_init(struct sim *s);
 void jobs_start(struct sim *s);
 void jobs_fini(struct sim *s);
+/* what job @j moved in the measured time, reads and writes */
+uint64_t jobs_bytes(const struct sim *s, unsigned int j);
 
 #endif

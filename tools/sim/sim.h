@@ -18,6 +18,7 @@
 #define SIM_MIB		1048576.0
 #define SIM_BIN_S	0.1		/* throughput over time: 100 ms bins */
 #define SIM_BINS	600		/* the first minute */
+#define SIM_JOB_STATS	64		/* jobs a result lists */
 
 typedef uint64_t simtime_t;		/* ns since the run started */
 
@@ -124,6 +125,10 @@ struct sim_result {
 	uint64_t leg_reads[SIM_MAX_LEGS];	/* reads routed to each leg */
 	double share[SIM_MAX_LEGS];		/* percent of those */
 	uint64_t events;
+	/* each job's MiB/s (the first SIM_JOB_STATS), least and most of all */
+	unsigned int nr_jobs;
+	double job_mibps[SIM_JOB_STATS];
+	double job_min_mibps, job_max_mibps;
 	/* MiB/s over each SIM_BIN_S of the run, ramp too, reads and writes */
 	unsigned int nr_bins;
 	double bin_mibps[SIM_BINS];

@@ -47,6 +47,7 @@ struct job {
 	unsigned int ra_n;
 	bool waiting;
 	simtime_t read_start;
+	uint64_t bytes;			/* moved in the measured time */
 	/* bios not yet submitted (waiting for tags), and what then */
 	unsigned int blocked;
 	unsigned int deferred;		/* direct I/Os to issue */
@@ -78,6 +79,16 @@ static bool buffered_reader(struct sim *s)
 }
 
 static void job_resume(struct job *j);
+
+/* An I/O of @j ended now: the run's statistics, and the job's own bytes */
+static void job_io(struct job *j, uint64_t bytes, int write, uint64_t lat)
+{
+	struct sim *s = j->sim;
+
+	stats_io(&s->st, bytes, write, lat, s->now);
+	if (s->now >= s->st.from_ns)
+		j->bytes += bytes;
+}
 
 /* A bio the job submitted has its tags: the job goes on once all have. */
 static void job_submitted(struct sim *s, struct sim_bio *b)
@@ -146,8 +157,8 @@ static void direct_bio_done(struct sim *s, struct sim_bio *b)
 	if (--io->bios)
 		return;
 	if (s->now <= s->end)
-		stats_io(&s->st, (uint64_t)io->sectors * 512, io->write,
-			 s->now - io->submit, s->now);
+		job_io(j, (uint64_t)io->sectors * 512, io->write,
+		       s->now - io->submit);
 	pool_put(&s->apps, io);
 	if (s->cfg->think_ns > 0)	/* fio's turnaround: reap, then submit */
 		sim_at(s, s->now + sim_ns(s->cfg->think_ns), direct_issue_ev,
@@ -254,8 +265,7 @@ static void read_done(struct sim *s, void *arg)
 	struct job *j = arg;
 
 	if (s->now <= s->end)
-		stats_io(&s->st, s->cfg->wl.bs, 0, s->now - j->read_start,
-			 s->now);
+		job_io(j, s->cfg->wl.bs, 0, s->now - j->read_start);
 	j->pos += bs_sectors(s);
 	ra_drop(j, false);
 	read_call(j);
@@ -421,6 +431,11 @@ void jobs_start(struct sim *s)
 	for (i = 0; i < n; i++)
 		sim_at(s, 0, buffered_reader(s) ? buffered_start : direct_start,
 		       &s->jobs[i]);
+}
+
+uint64_t jobs_bytes(const struct sim *s, unsigned int j)
+{
+	return s->jobs[j].bytes;
 }
 
 void jobs_fini(struct sim *s)
