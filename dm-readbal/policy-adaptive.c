@@ -1392,6 +1392,16 @@ static unsigned int ad_chunk(struct rb_policy *p, const struct rb_io *io)
 				 ad_others_dry(ctx, set, io, leg, n, room)))
 			n = room;
 	}
+	/*
+	 * A part of more than one request is whole requests: a last short
+	 * one costs a command, and on a throttled leg its share of a tick.
+	 */
+	if (n < io->sectors && n > l->max_sectors && l->max_sectors) {
+		u32 rem;
+
+		div_u64_rem(n, l->max_sectors, &rem);
+		n -= rem;
+	}
 	/* a part ends on a 4 KiB boundary: legs may have 4 KiB blocks */
 	if (n < io->sectors) {
 		end = (io->sector + n) & ~(sector_t)7;

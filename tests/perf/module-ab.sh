@@ -2,7 +2,8 @@
 # vm-timeout: 2400
 # A/B of dm-readbal builds in one guest boot: each round loads each module
 # in turn, and on a fresh device per profile runs 8 buffered sequential
-# readers, 4 KiB random reads at QD1, then at QD32 (the benchmark's order),
+# readers, 4 KiB random reads at QD1, then at QD32 (the benchmark's order;
+# WORKLOADS chooses, seq1 adds the benchmark's one buffered reader),
 # printing IOPS or MiB/s and each leg's share of the reads.  Interleaving
 # the modules round by round puts a host stall on both sides: on this TCG
 # guest one run's figures move by 25%, so a single before/after pair says
@@ -15,6 +16,8 @@
 #   ROUNDS=3  PROFILES="2hdd+ssd ssd+nvme"  POLICIES=adaptive  RUNTIME=3
 #   LEG_SCALE=1   the legs' rates times this (the benchmark runs QD32 on
 #                 ssd+nvme and nvme+remote at 0.5: plan.GUEST_LEG_SCALE)
+#   WORKLOADS="seq8 qd1 qd32"   in this order; seq1: one buffered reader
+#                 of 64 KiB reads after a 1 s ramp (fio/seqread-64k.fio)
 # QD32 runs as the benchmark's: 2 fio threads of QD16 (plan.GUEST_JOB_OPTIONS).
 # (POLICIES="adaptive zfs" also puts policies side by side, each round)
 # e.g.
@@ -31,6 +34,7 @@ source tests/perf/bench-legs.sh
 conf=$RB_RESULTS/ab.conf
 [ -r "$conf" ] || { echo "module-ab: no $conf (see the header)" >&2 && exit 2; }
 KOS='' ROUNDS=3 PROFILES='2hdd+ssd ssd+nvme' POLICIES=adaptive RUNTIME=3 LEG_SCALE=1
+WORKLOADS='seq8 qd1 qd32'
 # shellcheck source=/dev/null
 source "$conf"
 read -ra kos <<<"$KOS"
@@ -51,7 +55,7 @@ shares() {
 	}'
 }
 
-# fio's read figure: MiB/s for the sequential job, IOPS for the others
+# fio's read figure: MiB/s for the sequential jobs, IOPS for the others
 run_fio() { # WHAT fio-args...
 	local what=$1
 	shift
@@ -59,8 +63,9 @@ run_fio() { # WHAT fio-args...
 		--time_based --runtime="$RUNTIME" "$@" >/tmp/ab.json
 	python3 -c 'import json, sys
 j = json.load(open("/tmp/ab.json"))["jobs"]
-r = sum(x["read"]["bw"] for x in j) / 1024 if sys.argv[1] == "seq8" else sum(x["read"]["iops"] for x in j)
-print("%.1f MiB/s" % r if sys.argv[1] == "seq8" else "%.0f IOPS" % r)' "$what"
+seq = sys.argv[1].startswith("seq")
+r = sum(x["read"]["bw"] for x in j) / 1024 if seq else sum(x["read"]["iops"] for x in j)
+print("%.1f MiB/s" % r if seq else "%.0f IOPS" % r)' "$what"
 }
 
 one() { # ROUND KO PROFILE POLICY
@@ -72,14 +77,17 @@ one() { # ROUND KO PROFILE POLICY
 	# run makes fio drop the device's cache (invalidate) and with it
 	# every reader's read-ahead, which costs large read-ahead most
 	slice=$(($(blockdev --getsize64 /dev/mapper/ab) / 8 / 1048576))M
-	for what in seq8 qd1 qd32; do
+	for what in $WORKLOADS; do
 		a=$(reads)
 		case $what in
+		seq1) fig=$(run_fio seq1 --rw=read --bs=64k --ioengine=libaio \
+			--ramp_time=1 --invalidate=1) ;;
 		seq8) fig=$(run_fio seq8 --rw=read --bs=1M --numjobs=8 --size="$slice" \
 			--offset_increment="$slice" --ioengine=psync --invalidate=1) ;;
 		qd1) fig=$(run_fio qd1 --rw=randread --bs=4k --direct=1 --ioengine=psync) ;;
 		qd32) fig=$(run_fio qd32 --rw=randread --bs=4k --direct=1 \
 			--ioengine=libaio --numjobs=2 --iodepth=16 --thread) ;;
+		*) echo "module-ab: unknown workload '$what' in WORKLOADS" >&2 && exit 2 ;;
 		esac
 		b=$(reads)
 		echo "round $1 $2 $3 $4 $what $fig legs $(shares "$a" "$b")" | tee -a "$out"

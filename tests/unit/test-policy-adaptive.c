@@ -692,10 +692,12 @@ static void test_chunk(void **state)
 	model(&t, 0, 0, 300, 100 * US);
 	model(&t, 1, 0, 100, 100 * US);
 	assert_int_equal(route(&t, 0, 4 * MIB, 0x3, &part), 0);
-	/* fixed point: down to whole 4 KiB */
-	assert_true(part >= MIB - 16 && part <= MIB);
+	/* fixed point, down to whole requests: no short last one */
+	assert_true(part >= MIB - MAX_SECTORS && part <= MIB);
+	assert_int_equal(part % MAX_SECTORS, 0);
 	assert_int_equal(route(&t, part, 4 * MIB - part, 0x3, &part), 1);
-	assert_true(part >= 3 * MIB - 64 && part <= 3 * MIB + 16);
+	assert_true(part >= 3 * MIB - MAX_SECTORS && part <= 3 * MIB + 16);
+	assert_int_equal(part % MAX_SECTORS, 0);
 	/*
 	 * A leg whose queue holds 4 x 127 KiB, idle, starts first; leg 0
 	 * still has its quarter to do, 0.7 ms, longer than the submitter
@@ -704,6 +706,7 @@ static void test_chunk(void **state)
 	 */
 	t.legs[1].queue_depth = 4;
 	t.legs[1].max_sectors = 254;
+	atomic64_set(&aleg(&t, 0)->queued, MIB - 8);
 	atomic64_set(&aleg(&t, 1)->queued, 0);
 	inflight(&t, 1, 0);
 	assert_int_equal(route(&t, 8 * MIB, 4 * MIB, 0x3, &part), 1);
