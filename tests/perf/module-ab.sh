@@ -19,7 +19,8 @@
 #   WORKLOADS="seq8 qd1 qd32"   in this order; seq1: one buffered reader
 #                 of 64 KiB reads after a 1 s ramp (fio/seqread-64k.fio)
 # QD32 runs as the benchmark's: 2 fio threads of QD16 (plan.GUEST_JOB_OPTIONS).
-# (POLICIES="adaptive zfs" also puts policies side by side, each round)
+# (POLICIES="adaptive zfs" also puts policies side by side, each round;
+# a policy may name knobs as rbsim does: adaptive:io_opt_kb=2048,decay_ms=50)
 # e.g.
 #   mkdir /tmp/ab && echo 'KOS="/tmp/old.ko /tmp/new.ko"' > /tmp/ab/ab.conf
 #   RB_RESULTS_DIR=/tmp/ab tests/vm/run tests/perf/module-ab.sh
@@ -68,11 +69,12 @@ r = sum(x["read"]["bw"] for x in j) / 1024 if seq else sum(x["read"]["iops"] for
 print("%.1f MiB/s" % r if seq else "%.0f IOPS" % r)' "$what"
 }
 
-one() { # ROUND KO PROFILE POLICY
-	local legs kls a b what fig slice
+one() { # ROUND KO PROFILE POLICY[:KNOB=VALUE,...]
+	local legs kls a b what fig slice knobs=''
 	kls=$(bench_legs_of "$3" "$LEG_SCALE" | sed -n 1p)
 	read -ra legs <<<"$(bench_legs ab "$kls")"
-	dm_create ab "$(rb_table "$(rb_sectors "${legs[0]}")" "$4" "" "${legs[@]}")"
+	[[ $4 == *:* ]] && knobs=$(tr ',=' '  ' <<<"${4#*:}")
+	dm_create ab "$(rb_table "$(rb_sectors "${legs[0]}")" "${4%%:*}" "$knobs" "${legs[@]}")"
 	# each reader an eighth of the device: a slice that wraps within the
 	# run makes fio drop the device's cache (invalidate) and with it
 	# every reader's read-ahead, which costs large read-ahead most
