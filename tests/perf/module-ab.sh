@@ -4,7 +4,10 @@
 # in turn, and on a fresh device per profile runs 8 buffered sequential
 # readers, 4 KiB random reads at QD1, then at QD32 (the benchmark's order;
 # WORKLOADS chooses, seq1 adds the benchmark's one buffered reader),
-# printing IOPS or MiB/s and each leg's share of the reads.  Interleaving
+# printing IOPS or MiB/s, each leg's share of the reads, the mean size of
+# the read bios the device got (its diskstats: a bio-based dm device counts
+# each bio) and what it read in all (ramps included; beside fio's MiB/s x
+# RUNTIME it shows read-ahead read but never used).  Interleaving
 # the modules round by round puts a host stall on both sides: on this TCG
 # guest one run's figures move by 25%, so a single before/after pair says
 # little.  Legs: the benchmark's kinds, rates and sizes (bench/rbbench),
@@ -56,6 +59,9 @@ shares() {
 	}'
 }
 
+# the device's reads and sectors read so far (diskstats fields 1 and 3)
+dm_reads() { awk '{ print $1, $3 }' "/sys/block/$(basename "$(readlink -f /dev/mapper/ab)")/stat"; }
+
 # fio's read figure: MiB/s for the sequential jobs, IOPS for the others
 run_fio() { # WHAT fio-args...
 	local what=$1
@@ -70,7 +76,7 @@ print("%.1f MiB/s" % r if seq else "%.0f IOPS" % r)' "$what"
 }
 
 one() { # ROUND KO PROFILE POLICY[:KNOB=VALUE,...]
-	local legs kls a b what fig slice knobs=''
+	local legs kls a b what fig slice knobs='' s0 s1
 	kls=$(bench_legs_of "$3" "$LEG_SCALE" | sed -n 1p)
 	read -ra legs <<<"$(bench_legs ab "$kls")"
 	[[ $4 == *:* ]] && knobs=$(tr ',=' '  ' <<<"${4#*:}")
@@ -81,6 +87,7 @@ one() { # ROUND KO PROFILE POLICY[:KNOB=VALUE,...]
 	slice=$(($(blockdev --getsize64 /dev/mapper/ab) / 8 / 1048576))M
 	for what in $WORKLOADS; do
 		a=$(reads)
+		s0=$(dm_reads)
 		case $what in
 		seq1) fig=$(run_fio seq1 --rw=read --bs=64k --ioengine=libaio \
 			--ramp_time=1 --invalidate=1) ;;
@@ -92,7 +99,11 @@ one() { # ROUND KO PROFILE POLICY[:KNOB=VALUE,...]
 		*) echo "module-ab: unknown workload '$what' in WORKLOADS" >&2 && exit 2 ;;
 		esac
 		b=$(reads)
-		echo "round $1 $2 $3 $4 $what $fig legs $(shares "$a" "$b")" | tee -a "$out"
+		s1=$(dm_reads)
+		echo "round $1 $2 $3 $4 $what $fig legs $(shares "$a" "$b") bios $(awk -v a="$s0" -v b="$s1" 'BEGIN {
+			split(a, x); split(b, y)
+			printf "%.0f KiB, %.1f MiB in all", y[1] > x[1] ? (y[2] - x[2]) / (y[1] - x[1]) / 2 : 0,
+				(y[2] - x[2]) / 2048 }')" | tee -a "$out"
 	done
 	dm_remove ab
 	rb_disks_rm_all
