@@ -21,6 +21,9 @@
 #                 ssd+nvme and nvme+remote at 0.5: plan.GUEST_LEG_SCALE)
 #   WORKLOADS="seq8 qd1 qd32"   in this order; seq1: one buffered reader
 #                 of 64 KiB reads after a 1 s ramp (fio/seqread-64k.fio)
+#   SEQ8_RAMP=0   seconds seq8 runs before fio counts (fio ramp_time): with
+#                 none, its figure is short of the device's by the readers'
+#                 read-ahead in flight (8 windows) over RUNTIME
 # QD32 runs as the benchmark's: 2 fio threads of QD16 (plan.GUEST_JOB_OPTIONS).
 # (POLICIES="adaptive zfs" also puts policies side by side, each round;
 # a policy may name knobs as rbsim does: adaptive:io_opt_kb=2048,decay_ms=50)
@@ -38,7 +41,7 @@ source tests/perf/bench-legs.sh
 conf=$RB_RESULTS/ab.conf
 [ -r "$conf" ] || { echo "module-ab: no $conf (see the header)" >&2 && exit 2; }
 KOS='' ROUNDS=3 PROFILES='2hdd+ssd ssd+nvme' POLICIES=adaptive RUNTIME=3 LEG_SCALE=1
-WORKLOADS='seq8 qd1 qd32'
+WORKLOADS='seq8 qd1 qd32' SEQ8_RAMP=0
 # shellcheck source=/dev/null
 source "$conf"
 read -ra kos <<<"$KOS"
@@ -60,7 +63,11 @@ shares() {
 }
 
 # the device's reads and sectors read so far (diskstats fields 1 and 3)
-dm_reads() { awk '{ print $1, $3 }' "/sys/block/$(basename "$(readlink -f /dev/mapper/ab)")/stat"; }
+# (by its major:minor: without udev /dev/mapper/ab is a node, not a link)
+dm_reads() {
+	awk '{ print $1, $3 }' "/sys/dev/block/$(dmsetup info -c --noheadings \
+		-o major,minor --separator : ab | tr -d ' ')/stat"
+}
 
 # fio's read figure: MiB/s for the sequential jobs, IOPS for the others
 run_fio() { # WHAT fio-args...
@@ -92,7 +99,8 @@ one() { # ROUND KO PROFILE POLICY[:KNOB=VALUE,...]
 		seq1) fig=$(run_fio seq1 --rw=read --bs=64k --ioengine=libaio \
 			--ramp_time=1 --invalidate=1) ;;
 		seq8) fig=$(run_fio seq8 --rw=read --bs=1M --numjobs=8 --size="$slice" \
-			--offset_increment="$slice" --ioengine=psync --invalidate=1) ;;
+			--offset_increment="$slice" --ioengine=psync --invalidate=1 \
+			--ramp_time="$SEQ8_RAMP") ;;
 		qd1) fig=$(run_fio qd1 --rw=randread --bs=4k --direct=1 --ioengine=psync) ;;
 		qd32) fig=$(run_fio qd32 --rw=randread --bs=4k --direct=1 \
 			--ioengine=libaio --numjobs=2 --iodepth=16 --thread) ;;
@@ -102,7 +110,7 @@ one() { # ROUND KO PROFILE POLICY[:KNOB=VALUE,...]
 		s1=$(dm_reads)
 		echo "round $1 $2 $3 $4 $what $fig legs $(shares "$a" "$b") bios $(awk -v a="$s0" -v b="$s1" 'BEGIN {
 			split(a, x); split(b, y)
-			printf "%.0f KiB, %.1f MiB in all", y[1] > x[1] ? (y[2] - x[2]) / (y[1] - x[1]) / 2 : 0,
+			printf "%.0f KiB, %.1f MiB in all", (y[1] > x[1] ? (y[2] - x[2]) / (y[1] - x[1]) / 2 : 0),
 				(y[2] - x[2]) / 2048 }')" | tee -a "$out"
 	done
 	dm_remove ab
