@@ -63,11 +63,7 @@ shares() {
 }
 
 # the device's reads and sectors read so far (diskstats fields 1 and 3)
-# (by its major:minor: without udev /dev/mapper/ab is a node, not a link)
-dm_reads() {
-	awk '{ print $1, $3 }' "/sys/dev/block/$(dmsetup info -c --noheadings \
-		-o major,minor --separator : ab | tr -d ' ')/stat"
-}
+dm_reads() { awk '{ print $1, $3 }' "/sys/block/$(basename "$(dm_dev ab)")/stat"; }
 
 # fio's read figure: MiB/s for the sequential jobs, IOPS for the others
 run_fio() { # WHAT fio-args...
