@@ -24,6 +24,8 @@
 #   SEQ8_RAMP=0   seconds seq8 runs before fio counts (fio ramp_time): with
 #                 none, its figure is short of the device's by the readers'
 #                 read-ahead in flight (8 windows) over RUNTIME
+#   HOG=0         busy loops beside each fio run: a guest short of CPU, as
+#                 on a loaded host, where fio submits in bursts
 # QD32 runs as the benchmark's: 2 fio threads of QD16 (plan.GUEST_JOB_OPTIONS).
 # (POLICIES="adaptive zfs" also puts policies side by side, each round;
 # a policy may name knobs as rbsim does: adaptive:io_opt_kb=2048,decay_ms=50)
@@ -41,7 +43,7 @@ source tests/perf/bench-legs.sh
 conf=$RB_RESULTS/ab.conf
 [ -r "$conf" ] || { echo "module-ab: no $conf (see the header)" >&2 && exit 2; }
 KOS='' ROUNDS=3 PROFILES='2hdd+ssd ssd+nvme' POLICIES=adaptive RUNTIME=3 LEG_SCALE=1
-WORKLOADS='seq8 qd1 qd32' SEQ8_RAMP=0
+WORKLOADS='seq8 qd1 qd32' SEQ8_RAMP=0 HOG=0
 # shellcheck source=/dev/null
 source "$conf"
 read -ra kos <<<"$KOS"
@@ -67,10 +69,18 @@ dm_reads() { awk '{ print $1, $3 }' "/sys/block/$(basename "$(dm_dev ab)")/stat"
 
 # fio's read figure: MiB/s for the sequential jobs, IOPS for the others
 run_fio() { # WHAT fio-args...
-	local what=$1
+	local what=$1 hogs=() i
 	shift
+	for ((i = 0; i < HOG; i++)); do
+		(while :; do :; done) &
+		hogs+=($!)
+	done
 	fio --name="$what" --filename=/dev/mapper/ab --output-format=json \
 		--time_based --runtime="$RUNTIME" "$@" >/tmp/ab.json
+	if ((HOG)); then
+		kill "${hogs[@]}"
+		wait "${hogs[@]}" 2>/dev/null || true
+	fi
 	python3 -c 'import json, sys
 j = json.load(open("/tmp/ab.json"))["jobs"]
 seq = sys.argv[1].startswith("seq")
