@@ -328,6 +328,65 @@ static void test_pace(void **state)
 	rbt_teardown(&t);
 }
 
+/* A throttled flash leg's @ticks of 20 ms: 100 reads wait, end in a burst. */
+static void bucket_ticks(struct rbt *t, unsigned int leg, unsigned int ticks)
+{
+	unsigned int tick, i;
+
+	for (tick = 0; tick < ticks; tick++) {
+		/* 2 ms after the burst the next reads come, and wait */
+		shim_now_ns += 2 * MS;
+		for (i = 0; i < 100; i++)
+			start(t, leg, 8 * i, 8);
+		/* the next tick's budget: they end in a burst, 1 us apart */
+		shim_now_ns += 18 * MS - 100 * US;
+		for (i = 0; i < 100; i++) {
+			shim_now_ns += US;
+			end(t, leg, 8 * i, 8, 18 * MS);
+		}
+	}
+}
+
+/*
+ * A token bucket's leg at 100 reads a 20 ms tick drains after every
+ * burst: ad_pace() closes no window, and the queued pace, which leaves the
+ * drained time out, stands in.  Not over ad_pace()'s own, not from windows
+ * with writes in flight, not on a rotational leg.
+ */
+static void test_queued_pace(void **state)
+{
+	struct rbt t;
+
+	setup(&t, 2, 0x1);
+	assert_int_equal(knob_set(&t, "probe_ms", "0"), 0);
+	model(&t, 0, 0, 100, 50 * US);
+	model(&t, 1, 0, 100, 2 * MS);
+	bucket_ticks(&t, 0, 20);
+	/* 100 reads in the 18 ms they queued: 180 us a read */
+	assert_in_range(aleg(&t, 0)->q_per_read, 170 * US, 190 * US);
+	/* ad_pace() drained at every tick: no window closed */
+	assert_int_equal(aleg(&t, 0)->per_read[AD_PACE_SMALL], 0);
+	assert_in_range(ad_small_pace(actx(&t), aleg(&t, 0), shim_now_ns),
+			170 * US, 190 * US);
+	/* ad_pace()'s own, while fresh, comes first */
+	aleg(&t, 0)->per_read[AD_PACE_SMALL] = 3 * MS;
+	aleg(&t, 0)->pace_stamp[AD_PACE_SMALL] = shim_now_ns;
+	assert_int_equal(ad_small_pace(actx(&t), aleg(&t, 0), shim_now_ns),
+			 3 * MS);
+	/* neither fresh: none */
+	shim_now_ns += 10 * decay_ns(&t);
+	assert_int_equal(ad_small_pace(actx(&t), aleg(&t, 0), shim_now_ns), 0);
+	/* windows with a write in flight set nothing */
+	atomic_set(&t.legs[0].writes, 1);
+	bucket_ticks(&t, 0, 20);
+	atomic_set(&t.legs[0].writes, 0);
+	assert_int_equal(ad_small_pace(actx(&t), aleg(&t, 0), shim_now_ns), 0);
+	/* a rotational leg keeps none */
+	bucket_ticks(&t, 1, 20);
+	assert_int_equal(aleg(&t, 1)->q_per_read, 0);
+	rbt_teardown(&t);
+}
+
 /* end_io: solo reads teach lat, reads queued behind another serial(b). */
 static void test_learning(void **state)
 {
@@ -1570,6 +1629,7 @@ int main(void)
 		cmocka_unit_test(test_young_probe),
 		cmocka_unit_test(test_outlier),
 		cmocka_unit_test(test_pace),
+		cmocka_unit_test(test_queued_pace),
 		cmocka_unit_test(test_idle_line),
 		cmocka_unit_test(test_wake),
 		cmocka_unit_test(test_unmeasured),

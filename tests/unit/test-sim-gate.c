@@ -166,13 +166,38 @@ static const struct fact bucket_facts[] = {
 	{ RANK, "2hdd+ssd", "randrw-70", "adaptive", "*", 0.05 },
 };
 
+/*
+ * The same, and a submitter that waits WAIT_THINK_US between a read's end
+ * and the next (fio short of CPU), on legs at WAIT_LEG_RATE of their rates
+ * as the benchmark runs QD32 on flash arrays (rbsim --bucket --think-us
+ * 100 --leg-rate 0.5).  A flash leg then drains within each of its
+ * budget's bursts, and its reads wait for the next one: before its queued
+ * pace stood in, adaptive sent every read to the nvme (0.77 of the limit)
+ * and 2hdd+ssd's to the ssd (0.60).
+ */
+static const struct fact wait_facts[] = {
+	{ FLOOR, "nvme+remote", "randread-qd32", "adaptive", NULL, 0.95 },
+	{ FLOOR, "2hdd+ssd", "randread-qd32", "adaptive", NULL, 0.95 },
+	{ RANK, "*", "randread-qd32", "adaptive", "*", 0.05 },
+};
+
+#define WAIT_THINK_US	100
+#define WAIT_LEG_RATE	0.5
+
 #define NR_FACTS	(sizeof(facts) / sizeof(facts[0]))
 #define NR_BUCKET	(sizeof(bucket_facts) / sizeof(bucket_facts[0]))
+#define NR_WAIT		(sizeof(wait_facts) / sizeof(wait_facts[0]))
 
-/* Is @f a row of bucket_facts? */
-static bool on_bucket(const struct fact *f)
+/* How a fact's legs and submitter run */
+enum mode { PLAIN, BUCKET, WAIT };
+
+static enum mode mode_of(const struct fact *f)
 {
-	return f >= bucket_facts && f < bucket_facts + NR_BUCKET;
+	if (f >= bucket_facts && f < bucket_facts + NR_BUCKET)
+		return BUCKET;
+	if (f >= wait_facts && f < wait_facts + NR_WAIT)
+		return WAIT;
+	return PLAIN;
 }
 
 /*
@@ -196,7 +221,7 @@ static const char *const gate_workloads[] = {
 struct run {
 	char profile[32], workload[32], policy[32];
 	int alone;
-	bool bucket;
+	enum mode mode;
 	struct sim_result r;
 };
 
@@ -204,9 +229,10 @@ static struct run runs[MAX_RUNS];
 static unsigned int nr_runs;
 
 static int config(struct sim_config *cfg, const char *profile,
-		  const char *workload, bool bucket)
+		  const char *workload, enum mode mode)
 {
 	char err[256];
+	unsigned int i;
 
 	if (sim_config_init(cfg, profile, workload, "guest", false, err,
 			    sizeof(err))) {
@@ -215,15 +241,21 @@ static int config(struct sim_config *cfg, const char *profile,
 	}
 	cfg->seconds = GATE_SECONDS;
 	cfg->seed = GATE_SEED;
-	if (bucket)
+	if (mode != PLAIN)
 		sim_config_bucket(cfg);
+	if (mode == WAIT) {
+		cfg->think_ns = WAIT_THINK_US * 1000.0;
+		for (i = 0; i < cfg->nr_legs; i++)
+			if (cfg->legs[i].kind == LEG_PIPE)
+				cfg->legs[i].pipe.mibps *= WAIT_LEG_RATE;
+	}
 	return 0;
 }
 
 static const struct sim_result *result(const char *profile,
 				       const char *workload,
 				       const char *policy, int alone,
-				       bool bucket)
+				       enum mode mode)
 {
 	struct sim_config cfg;
 	struct run *run;
@@ -234,11 +266,11 @@ static const struct sim_result *result(const char *profile,
 		run = &runs[i];
 		if (!strcmp(run->profile, profile) &&
 		    !strcmp(run->workload, workload) && run->alone == alone &&
-		    run->bucket == bucket &&
+		    run->mode == mode &&
 		    !strcmp(run->policy, policy ? policy : ""))
 			return &run->r;
 	}
-	if (nr_runs == MAX_RUNS || config(&cfg, profile, workload, bucket))
+	if (nr_runs == MAX_RUNS || config(&cfg, profile, workload, mode))
 		return NULL;
 	run = &runs[nr_runs];
 	if (sim_run(&cfg, policy, alone, &run->r, err, sizeof(err))) {
@@ -250,7 +282,7 @@ static const struct sim_result *result(const char *profile,
 	snprintf(run->workload, sizeof(run->workload), "%s", workload);
 	snprintf(run->policy, sizeof(run->policy), "%s", policy ? policy : "");
 	run->alone = alone;
-	run->bucket = bucket;
+	run->mode = mode;
 	nr_runs++;
 	return &run->r;
 }
@@ -260,17 +292,17 @@ static const struct sim_result *result(const char *profile,
  * legs' reads add up, writes are bounded by the slowest leg's.
  */
 static double legs_alone(const char *profile, const char *workload,
-			 bool best, bool bucket)
+			 bool best, enum mode mode)
 {
 	const struct sim_result *r;
 	struct sim_config cfg;
 	double reads = 0, writes = 0, max = 0;
 	unsigned int i;
 
-	if (config(&cfg, profile, workload, bucket))
+	if (config(&cfg, profile, workload, mode))
 		return -1;
 	for (i = 0; i < cfg.nr_legs; i++) {
-		r = result(profile, workload, NULL, (int)i, bucket);
+		r = result(profile, workload, NULL, (int)i, mode);
 		if (!r)
 			return -1;
 		reads += r->read_mibps;
@@ -319,10 +351,10 @@ static unsigned int check_recover(const struct fact *f, const char *profile,
 	unsigned int i;
 	char err[256];
 
-	if (config(&cfg, profile, workload, on_bucket(f)))
+	if (config(&cfg, profile, workload, mode_of(f)))
 		return 1;
 	for (i = 0; i < cfg.nr_legs; i++) {
-		r = result(profile, workload, NULL, (int)i, on_bucket(f));
+		r = result(profile, workload, NULL, (int)i, mode_of(f));
 		if (!r)
 			return 1;
 		if (r->mibps > best) {
@@ -360,11 +392,11 @@ static unsigned int check(const struct fact *f, const char *profile,
 
 	if (f->kind == RECOVER)
 		return check_recover(f, profile, workload);
-	a = result(profile, workload, f->better, -1, on_bucket(f));
+	a = result(profile, workload, f->better, -1, mode_of(f));
 	if (!a)
 		return 1;
 	if (f->kind == SLOWEST) {
-		b = result(profile, workload, f->worse, -1, on_bucket(f));
+		b = result(profile, workload, f->worse, -1, mode_of(f));
 		if (!b)
 			return 1;
 		if (a->job_min_mibps >= f->tol * b->job_min_mibps)
@@ -376,7 +408,7 @@ static unsigned int check(const struct fact *f, const char *profile,
 	}
 	if (f->kind != RANK) {
 		bound = legs_alone(profile, workload, f->kind == BEST_LEG,
-				   on_bucket(f));
+				   mode_of(f));
 		if (bound >= 0 && a->mibps >= f->tol * bound)
 			return 0;
 		print_message("  %s %s: %s %.2f MiB/s < %.2f x %s %.2f\n",
@@ -388,7 +420,7 @@ static unsigned int check(const struct fact *f, const char *profile,
 	for (i = 0; (worse = fact_worse(f, i)); i++) {
 		if (!strcmp(worse, f->better))
 			continue;
-		b = result(profile, workload, worse, -1, on_bucket(f));
+		b = result(profile, workload, worse, -1, mode_of(f));
 		if (!b)
 			return failed + 1;
 		if (a->mibps >= b->mibps * (1 - f->tol))
@@ -432,7 +464,11 @@ static void test_fact(void **state)
 
 int main(void)
 {
-	enum { N = NR_FACTS + NR_BUCKET };
+	enum { N = NR_FACTS + NR_BUCKET + NR_WAIT };
+	static const char *const modes[] = {
+		[PLAIN] = "", [BUCKET] = " (bucket)",
+		[WAIT] = " (bucket, waiting submitter)",
+	};
 	static struct CMUnitTest tests[N];
 	static char names[N][160];
 	static const char *const kinds[] = {
@@ -444,7 +480,9 @@ int main(void)
 
 	for (i = 0; i < N; i++) {
 		const struct fact *f = i < NR_FACTS ? &facts[i] :
-					  &bucket_facts[i - NR_FACTS];
+				       i < NR_FACTS + NR_BUCKET ?
+				       &bucket_facts[i - NR_FACTS] :
+				       &wait_facts[i - NR_FACTS - NR_BUCKET];
 		char bound[32];
 
 		if (f->kind == RANK)
@@ -459,7 +497,7 @@ int main(void)
 			snprintf(bound, sizeof(bound), "%.2f", f->tol);
 		snprintf(names[i], sizeof(names[i]), "%s %s: %s %s %s%s",
 			 f->profile, f->workload, f->better, kinds[f->kind],
-			 bound, on_bucket(f) ? " (bucket)" : "");
+			 bound, modes[mode_of(f)]);
 		tests[i].name = names[i];
 		tests[i].test_func = test_fact;
 		tests[i].initial_state = (void *)f;
