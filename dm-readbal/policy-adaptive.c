@@ -1487,6 +1487,18 @@ static void ad_add_run(struct ad_leg *l, sector_t key)
 	WRITE_ONCE(l->runs[0], key);
 }
 
+/* A pace window closed: @ns over @reads completed, into *@pace. */
+static void ad_pace_learn(u64 *pace, u64 *stamp, u64 ns, u64 reads, u64 now)
+{
+	u64 per = div_u64(ad_min_u64(ns, AD_MAX_NS),
+			  (u32)ad_min_u64(reads, U32_MAX));
+	u64 old = READ_ONCE(*pace);
+
+	WRITE_ONCE(*pace, old ? ad_ewma(old, per, AD_W_ONE >> AD_PACE_SHIFT_W) :
+			  per);
+	WRITE_ONCE(*stamp, now);
+}
+
 /*
  * ad_pace() over the leg's time with reads queued (two or more in flight)
  * only, windows of at least decay_ms / 16 of that time: small reads' ns
@@ -1507,12 +1519,14 @@ static void ad_queued_pace(struct ad_ctx *ctx, struct ad_leg *l,
 {
 	u64 window = (u64)ad_knob(ctx, AD_DECAY_MS) * AD_NS_PER_MS >>
 		     AD_PACE_WINDOW_SHIFT;
-	u64 st = READ_ONCE(l->q_stamp), d = READ_ONCE(l->q_done) + 1;
-	u64 dl = READ_ONCE(l->q_large) + large, per, old, busy;
-	u64 idle = READ_ONCE(l->q_idle_sum);
+	u64 st, d, dl, busy, idle;
 
 	if (!leg->nonrot)
 		return;
+	st = READ_ONCE(l->q_stamp);
+	d = READ_ONCE(l->q_done) + 1;
+	dl = READ_ONCE(l->q_large) + large;
+	idle = READ_ONCE(l->q_idle_sum);
 	if (atomic_read(&leg->writes))
 		WRITE_ONCE(l->q_writes, true);
 	/* ended without a queue: neither its time nor it counts */
@@ -1526,14 +1540,8 @@ static void ad_queued_pace(struct ad_ctx *ctx, struct ad_leg *l,
 		WRITE_ONCE(l->q_large, dl);
 		return;
 	}
-	if (busy && d > 1 && dl * 2 <= d && !READ_ONCE(l->q_writes)) {
-		per = div_u64(ad_min_u64(busy, AD_MAX_NS),
-			      (u32)ad_min_u64(d, U32_MAX));
-		old = READ_ONCE(l->q_per_read);
-		WRITE_ONCE(l->q_per_read, old ? ad_ewma(old, per, AD_W_ONE >>
-							AD_PACE_SHIFT_W) : per);
-		WRITE_ONCE(l->q_pace_stamp, now);
-	}
+	if (busy && d > 1 && dl * 2 <= d && !READ_ONCE(l->q_writes))
+		ad_pace_learn(&l->q_per_read, &l->q_pace_stamp, busy, d, now);
 	WRITE_ONCE(l->q_writes, false);
 	WRITE_ONCE(l->q_stamp, now);
 	WRITE_ONCE(l->q_done, 0);
@@ -1609,7 +1617,7 @@ static void ad_pace(struct ad_ctx *ctx, struct ad_leg *l,
 	u64 window = (u64)ad_knob(ctx, AD_DECAY_MS) * AD_NS_PER_MS >>
 		     AD_PACE_WINDOW_SHIFT;
 	u64 st = READ_ONCE(l->done_stamp), d = READ_ONCE(l->done) + 1;
-	u64 dl = READ_ONCE(l->done_large) + large, per, old;
+	u64 dl = READ_ONCE(l->done_large) + large;
 	unsigned int k;
 
 	if (atomic_read(&leg->inflight) + atomic_read(&leg->writes) <= 1) {
@@ -1624,13 +1632,8 @@ static void ad_pace(struct ad_ctx *ctx, struct ad_leg *l,
 	}
 	if (st && d > 1) {
 		k = dl * 2 > d ? AD_PACE_LARGE : AD_PACE_SMALL;
-		per = div_u64(ad_min_u64(now - st, AD_MAX_NS),
-			      (u32)ad_min_u64(d, U32_MAX));
-		old = READ_ONCE(l->per_read[k]);
-		WRITE_ONCE(l->per_read[k], old ? ad_ewma(old, per, AD_W_ONE >>
-							 AD_PACE_SHIFT_W) :
-						 per);
-		WRITE_ONCE(l->pace_stamp[k], now);
+		ad_pace_learn(&l->per_read[k], &l->pace_stamp[k], now - st, d,
+			      now);
 	}
 	WRITE_ONCE(l->done_stamp, now);
 	WRITE_ONCE(l->done, 0);
