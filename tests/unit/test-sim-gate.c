@@ -232,7 +232,6 @@ static int config(struct sim_config *cfg, const char *profile,
 		  const char *workload, enum mode mode)
 {
 	char err[256];
-	unsigned int i;
 
 	if (sim_config_init(cfg, profile, workload, "guest", false, err,
 			    sizeof(err))) {
@@ -245,9 +244,7 @@ static int config(struct sim_config *cfg, const char *profile,
 		sim_config_bucket(cfg);
 	if (mode == WAIT) {
 		cfg->think_ns = WAIT_THINK_US * 1000.0;
-		for (i = 0; i < cfg->nr_legs; i++)
-			if (cfg->legs[i].kind == LEG_PIPE)
-				cfg->legs[i].pipe.mibps *= WAIT_LEG_RATE;
+		sim_config_leg_rate(cfg, WAIT_LEG_RATE);
 	}
 	return 0;
 }

@@ -190,6 +190,15 @@ void sim_config_bucket(struct sim_config *cfg)
 			cfg->legs[i].pipe.tick_ns = 20e6;	/* TICKS_PER_SEC 50 */
 }
 
+void sim_config_leg_rate(struct sim_config *cfg, double factor)
+{
+	unsigned int i;
+
+	for (i = 0; i < cfg->nr_legs; i++)
+		if (cfg->legs[i].kind == LEG_PIPE)
+			cfg->legs[i].pipe.mibps *= factor;
+}
+
 int sim_config_init(struct sim_config *cfg, const char *profile,
 		    const char *workload, const char *scale, bool seek,
 		    char *err, size_t errlen)

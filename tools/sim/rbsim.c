@@ -166,7 +166,6 @@ static void apply(struct sim_config *cfg, int argc, char **argv)
 	int i;
 	char *colon, *at;
 	double leg_rate = 1;
-	unsigned int l;
 
 	for (i = 1; i < argc; i++) {
 		const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -226,9 +225,7 @@ static void apply(struct sim_config *cfg, int argc, char **argv)
 		}
 		i++;
 	}
-	for (l = 0; l < cfg->nr_legs; l++)
-		if (cfg->legs[l].kind == LEG_PIPE)
-			cfg->legs[l].pipe.mibps *= leg_rate;
+	sim_config_leg_rate(cfg, leg_rate);
 	if (!cfg->wl.bs || cfg->wl.bs % 512 || !cfg->wl.jobs ||
 	    cfg->wl.bs > (16U << 20) || cfg->wl.ra > (16U << 20) ||
 	    cfg->seconds <= 0 || cfg->wl.ramp_s < 0 ||

@@ -143,6 +143,8 @@ int sim_config_init(struct sim_config *cfg, const char *profile,
  * set every 20 ms (rbsim --bucket)
  */
 void sim_config_bucket(struct sim_config *cfg);
+/* pipe legs' transfer rates times @factor (rbsim --leg-rate) */
+void sim_config_leg_rate(struct sim_config *cfg, double factor);
 const char *sim_profile_name(unsigned int i);	/* NULL past the last */
 const char *sim_workload_name(unsigned int i);
 void sim_workload_describe(const struct workload *wl, char *buf, size_t len);
