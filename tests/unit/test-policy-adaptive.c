@@ -320,11 +320,59 @@ static void test_pace(void **state)
 	assert_int_equal(aleg(&t, 0)->per_read[AD_PACE_LARGE], 0);
 	/* 2 in flight at 1 ms a read: 1 ms of backlog (the line: 2 us) */
 	assert_int_equal(sel(&t, 100000, 8, 0x3), 1);
-	/* the last ones end: idle, and the window starts again */
+	/*
+	 * The last ones end: idle, and the window starts again.  Idle, it
+	 * still serves a read no sooner than its pace (a throttle's budget
+	 * may be spent): 1 ms, where leg 1 takes 500 us.
+	 */
 	end(&t, 0, 80, 8, 50 * US);
 	end(&t, 0, 88, 8, 50 * US);
 	assert_int_equal(aleg(&t, 0)->done_stamp, 0);
+	assert_int_equal(sel(&t, 100000, 8, 0x3), 1);
+	rbt_teardown(&t);
+}
+
+/* Leg @leg holds @n reads and has kept @pace ns a read, just now. */
+static void paced(struct rbt *t, unsigned int leg, int n, u64 pace)
+{
+	atomic_set(&t->legs[leg].inflight, n);
+	aleg(t, leg)->per_read[AD_PACE_SMALL] = pace;
+	aleg(t, leg)->pace_stamp[AD_PACE_SMALL] = shim_now_ns;
+}
+
+/*
+ * A small read on a flash leg is done no sooner than the leg completes
+ * what it holds and then it, at the whole pace.  Half of it (the backlog,
+ * which lets a leg show that it serves reads side by side) made a
+ * throttled leg holding more than keeps it busy look sooner than a slower
+ * leg that serves its reads side by side.
+ */
+static void test_paced(void **state)
+{
+	struct rbt t;
+
+	setup(&t, 2, 0x3);
+	assert_int_equal(knob_set(&t, "probe_ms", "0"), 0);	/* no probes */
+	/*
+	 * Throttled: 50 us a read, but 1 ms apart; 4 in flight: 5 ms (half
+	 * the pace and the line: 2.05 ms)
+	 */
+	model(&t, 0, 0, 100, 50 * US);
+	paced(&t, 0, 4, MS);
+	/* side by side: 1.5 ms a read, 1.2 ms apart; 3 in flight: 4.8 ms */
+	model(&t, 1, 0, 100, 1500 * US);
+	paced(&t, 1, 3, 1200 * US);
+	assert_int_equal(sel(&t, 100000, 8, 0x3), 1);
+	/* 3 in flight on leg 0: 4 ms */
+	paced(&t, 0, 3, MS);
 	assert_int_equal(sel(&t, 100000, 8, 0x3), 0);
+	/* a write in flight there is a read more at its pace: 5 ms */
+	atomic_set(&t.legs[0].writes, 1);
+	assert_int_equal(sel(&t, 100000, 8, 0x3), 1);
+	atomic_set(&t.legs[0].writes, 0);
+	/* a large read goes by the large reads' pace (none) and the line */
+	paced(&t, 0, 4, MS);
+	assert_int_equal(sel(&t, 100000, 256, 0x3), 0);
 	rbt_teardown(&t);
 }
 
@@ -1629,6 +1677,7 @@ int main(void)
 		cmocka_unit_test(test_young_probe),
 		cmocka_unit_test(test_outlier),
 		cmocka_unit_test(test_pace),
+		cmocka_unit_test(test_paced),
 		cmocka_unit_test(test_queued_pace),
 		cmocka_unit_test(test_idle_line),
 		cmocka_unit_test(test_wake),
