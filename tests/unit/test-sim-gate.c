@@ -201,22 +201,32 @@ static const struct fact cpu_facts[] = {
 #define CPU_US		87
 #define CPU_LEG_RATE	0.5
 
-#define NR_FACTS	(sizeof(facts) / sizeof(facts[0]))
-#define NR_BUCKET	(sizeof(bucket_facts) / sizeof(bucket_facts[0]))
-#define NR_WAIT		(sizeof(wait_facts) / sizeof(wait_facts[0]))
-#define NR_CPU		(sizeof(cpu_facts) / sizeof(cpu_facts[0]))
+#define NR(a)		(sizeof(a) / sizeof((a)[0]))
+#define NR_ALL		(NR(facts) + NR(bucket_facts) + NR(wait_facts) + \
+			 NR(cpu_facts))
 
 /* How a fact's legs and submitter run */
 enum mode { PLAIN, BUCKET, WAIT, CPU };
 
+/* Each list of facts, in the order the tests run, and how it runs */
+static const struct {
+	const struct fact *facts;
+	unsigned int n;
+	enum mode mode;
+} groups[] = {
+	{ facts, NR(facts), PLAIN },
+	{ bucket_facts, NR(bucket_facts), BUCKET },
+	{ wait_facts, NR(wait_facts), WAIT },
+	{ cpu_facts, NR(cpu_facts), CPU },
+};
+
 static enum mode mode_of(const struct fact *f)
 {
-	if (f >= bucket_facts && f < bucket_facts + NR_BUCKET)
-		return BUCKET;
-	if (f >= wait_facts && f < wait_facts + NR_WAIT)
-		return WAIT;
-	if (f >= cpu_facts && f < cpu_facts + NR_CPU)
-		return CPU;
+	unsigned int g;
+
+	for (g = 0; g < NR(groups); g++)
+		if (f >= groups[g].facts && f < groups[g].facts + groups[g].n)
+			return groups[g].mode;
 	return PLAIN;
 }
 
@@ -485,49 +495,53 @@ static void test_fact(void **state)
 	assert_int_equal(failed, 0);
 }
 
-int main(void)
+/* A fact's test name: "PROFILE WORKLOAD: POLICY BOUND (MODE)" */
+static void fact_name(char *name, size_t len, const struct fact *f,
+		      enum mode mode)
 {
-	enum { N = NR_FACTS + NR_BUCKET + NR_WAIT + NR_CPU };
 	static const char *const modes[] = {
 		[PLAIN] = "", [BUCKET] = " (bucket)",
 		[WAIT] = " (bucket, waiting submitter)",
 		[CPU] = " (bucket, 2 jobs of QD16, guest CPU)",
 	};
-	static struct CMUnitTest tests[N];
-	static char names[N][160];
 	static const char *const kinds[] = {
 		[RANK] = ">=", [FLOOR] = ">= limit x", [BEST_LEG] =
 			">= fastest leg x", [RECOVER] = "recovers in",
 		[SLOWEST] = "slowest job >=",
 	};
-	unsigned int i;
+	char bound[32];
 
-	for (i = 0; i < N; i++) {
-		const struct fact *f = i < NR_FACTS ? &facts[i] :
-				       i < NR_FACTS + NR_BUCKET ?
-				       &bucket_facts[i - NR_FACTS] :
-				       i < NR_FACTS + NR_BUCKET + NR_WAIT ?
-				       &wait_facts[i - NR_FACTS - NR_BUCKET] :
-				       &cpu_facts[i - NR_FACTS - NR_BUCKET -
-						  NR_WAIT];
-		char bound[32];
+	if (f->kind == RANK)
+		snprintf(bound, sizeof(bound), "%s (-%.0f%%)", f->worse,
+			 f->tol * 100);
+	else if (f->kind == RECOVER)
+		snprintf(bound, sizeof(bound), "%.1f s", f->tol);
+	else if (f->kind == SLOWEST)
+		snprintf(bound, sizeof(bound), "%.2f x %s's", f->tol,
+			 f->worse);
+	else
+		snprintf(bound, sizeof(bound), "%.2f", f->tol);
+	snprintf(name, len, "%s %s: %s %s %s%s", f->profile, f->workload,
+		 f->better, kinds[f->kind], bound, modes[mode]);
+}
 
-		if (f->kind == RANK)
-			snprintf(bound, sizeof(bound), "%s (-%.0f%%)", f->worse,
-				 f->tol * 100);
-		else if (f->kind == RECOVER)
-			snprintf(bound, sizeof(bound), "%.1f s", f->tol);
-		else if (f->kind == SLOWEST)
-			snprintf(bound, sizeof(bound), "%.2f x %s's", f->tol,
-				 f->worse);
-		else
-			snprintf(bound, sizeof(bound), "%.2f", f->tol);
-		snprintf(names[i], sizeof(names[i]), "%s %s: %s %s %s%s",
-			 f->profile, f->workload, f->better, kinds[f->kind],
-			 bound, modes[mode_of(f)]);
-		tests[i].name = names[i];
-		tests[i].test_func = test_fact;
-		tests[i].initial_state = (void *)f;
+int main(void)
+{
+	enum { N = NR_ALL };
+	static struct CMUnitTest tests[N];
+	static char names[N][160];
+	unsigned int g, j, i = 0;
+
+	for (g = 0; g < NR(groups); g++) {
+		for (j = 0; j < groups[g].n; j++, i++) {
+			const struct fact *f = &groups[g].facts[j];
+
+			fact_name(names[i], sizeof(names[i]), f,
+				  groups[g].mode);
+			tests[i].name = names[i];
+			tests[i].test_func = test_fact;
+			tests[i].initial_state = (void *)f;
+		}
 	}
 	return _cmocka_run_group_tests("sim-gate", tests, N, NULL, NULL);
 }
