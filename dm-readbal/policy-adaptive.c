@@ -810,11 +810,11 @@ static u64 ad_expect(struct ad_ctx *ctx, struct rb_leg *leg,
 	/*
 	 * But a small read on a flash leg is done no sooner than the leg,
 	 * at its pace, completes what it holds and then this read (writes
-	 * too: the pace's busy time had them).  Half the pace lets a leg take more
-	 * reads than its pace says, so that one that serves them side by
-	 * side gets to show it; at the whole pace, a throttled leg holding
-	 * twice what keeps it busy (a remote: 28 reads where 12 do) no
-	 * longer looks sooner than a quick one with a few.
+	 * too: the pace's busy time had them).  Half the pace lets a leg
+	 * take more reads than its pace says, so that one that serves them
+	 * side by side gets to show it; at the whole pace, a throttled leg
+	 * holding twice what keeps it busy (a remote: 28 reads where 12 do)
+	 * no longer looks sooner than a quick one with a few.
 	 */
 	if (leg->nonrot && io->sectors <= AD_SMALL_SECTORS)
 		paced = (n + w + 1) * pace;
