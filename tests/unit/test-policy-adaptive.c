@@ -51,6 +51,13 @@ static void model(struct rbt *t, unsigned int leg, u64 cost,
 	l->last_finish = NOW;
 }
 
+/* A small reads' pace of @per_read ns for @leg, set now. */
+static void small_pace(struct rbt *t, unsigned int leg, u64 per_read)
+{
+	aleg(t, leg)->per_read[AD_PACE_SMALL] = per_read;
+	aleg(t, leg)->pace_stamp[AD_PACE_SMALL] = shim_now_ns;
+}
+
 /* What the core does when it sends a read to @leg. */
 static void start(struct rbt *t, unsigned int leg, sector_t sector,
 		  unsigned int sectors)
@@ -335,9 +342,8 @@ static void test_pace(void **state)
 /* Leg @leg holds @n reads and has kept @pace ns a read, just now. */
 static void paced(struct rbt *t, unsigned int leg, int n, u64 pace)
 {
-	atomic_set(&t->legs[leg].inflight, n);
-	aleg(t, leg)->per_read[AD_PACE_SMALL] = pace;
-	aleg(t, leg)->pace_stamp[AD_PACE_SMALL] = shim_now_ns;
+	inflight(t, leg, n);
+	small_pace(t, leg, pace);
 }
 
 /*
@@ -417,8 +423,7 @@ static void test_queued_pace(void **state)
 	assert_in_range(ad_small_pace(actx(&t), aleg(&t, 0), shim_now_ns),
 			170 * US, 190 * US);
 	/* ad_pace()'s own, while fresh, comes first */
-	aleg(&t, 0)->per_read[AD_PACE_SMALL] = 3 * MS;
-	aleg(&t, 0)->pace_stamp[AD_PACE_SMALL] = shim_now_ns;
+	small_pace(&t, 0, 3 * MS);
 	assert_int_equal(ad_small_pace(actx(&t), aleg(&t, 0), shim_now_ns),
 			 3 * MS);
 	/* neither fresh: none */
@@ -1130,8 +1135,7 @@ static void test_flash_peers(void **state)
 static void pace_floor(struct rbt *t, unsigned int leg, u64 per_read,
 		       u64 floor)
 {
-	aleg(t, leg)->per_read[AD_PACE_SMALL] = per_read;
-	aleg(t, leg)->pace_stamp[AD_PACE_SMALL] = shim_now_ns;
+	small_pace(t, leg, per_read);
 	aleg(t, leg)->floor = floor;
 	aleg(t, leg)->floor_stamp = shim_now_ns;
 }
