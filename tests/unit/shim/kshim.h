@@ -44,6 +44,10 @@ typedef u64 sector_t;
 #define WRITE_ONCE(x, val) \
 	do { *(volatile __typeof__(x) *)&(x) = (val); } while (0)
 
+/* linux/cache.h: x86's line */
+#define SMP_CACHE_BYTES	64
+#define ____cacheline_aligned_in_smp __attribute__((aligned(SMP_CACHE_BYTES)))
+
 /* linux/kernel.h */
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define BIT(nr)		(1UL << (nr))
