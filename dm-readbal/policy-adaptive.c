@@ -852,9 +852,8 @@ static u64 ad_expect(struct ad_ctx *ctx, struct rb_leg *leg,
 	else if (ad_flat(l))
 		serial += cost;
 	else
-		serial += (cost * ad_seek_eighths(l, io->sector > head ?
-						  io->sector - head :
-						  head - io->sector)) >> 3;
+		serial += (cost * ad_seek_eighths(l, rb_sector_dist(io->sector,
+								    head))) >> 3;
 	/* a leg not measured yet gets one read at a time */
 	if (n && !ad_measured(l)) {
 		*saturated = true;
@@ -1028,7 +1027,7 @@ static unsigned int ad_nearest(struct ad_ctx *ctx, struct rb_set *set,
 		if (!rb_leg_eligible(io, i))
 			continue;
 		head = READ_ONCE(set->legs[i].last_end);
-		d = io->sector > head ? io->sector - head : head - io->sector;
+		d = rb_sector_dist(io->sector, head);
 		if (d < near) {
 			near = d;
 			best = i;
@@ -1641,7 +1640,7 @@ static void ad_start_io(struct rb_policy *p, struct rb_leg *leg,
 	}
 	if (leg->nonrot || tail == io->sector || tail == AD_NO_SECTOR)
 		return;
-	d = io->sector > tail ? io->sector - tail : tail - io->sector;
+	d = rb_sector_dist(io->sector, tail);
 	avg = READ_ONCE(l->dist);
 	WRITE_ONCE(l->dist, avg ? avg - (avg >> AD_DIST_SHIFT) +
 				  (d >> AD_DIST_SHIFT) : d);
@@ -1700,9 +1699,8 @@ static void ad_pace(struct ad_ctx *ctx, struct ad_leg *l,
  */
 static void ad_seek_learn(struct ad_leg *l, const struct rb_io *io, u64 ns)
 {
-	sector_t end = READ_ONCE(l->done_end);
-	u64 e = ad_seek_eighths(l, io->sector > end ? io->sector - end :
-						     end - io->sector);
+	u64 e = ad_seek_eighths(l, rb_sector_dist(io->sector,
+						  READ_ONCE(l->done_end)));
 	bool slow = ns > READ_ONCE(l->cost);
 	u32 near = READ_ONCE(l->near), far = READ_ONCE(l->far);
 	u32 near_slow = READ_ONCE(l->near_slow), far_slow;

@@ -127,8 +127,7 @@ static unsigned int md_select(struct rb_policy *p, const struct rb_io *io)
 		has_nonrot |= leg->nonrot;
 		pending = (u32)atomic_read(&leg->inflight);
 		head = READ_ONCE(ctx->leg[i].head_position);
-		dist = io->sector > head ? io->sector - head :
-					   head - io->sector;
+		dist = rb_sector_dist(io->sector, head);
 		next_seq = READ_ONCE(leg->last_end);
 		/* Don't change to another leg for sequential reads */
 		if (next_seq == io->sector || !dist) {

@@ -117,7 +117,7 @@ static s64 zfs_load(struct zfs_ctx *ctx, struct rb_leg *leg,
 		return load + READ_ONCE(ctx->knob[ZFS_ROT_INC]);
 
 	/* bytes apart < offset  <=>  sectors apart < offset / 512 rounded up */
-	diff = last > io->sector ? last - io->sector : io->sector - last;
+	diff = rb_sector_dist(last, io->sector);
 	near = ((u64)READ_ONCE(ctx->knob[ZFS_ROT_SEEK_OFFSET]) +
 		(1U << ZFS_SECTOR_SHIFT) - 1) >> ZFS_SECTOR_SHIFT;
 	if (diff < near)

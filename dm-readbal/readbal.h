@@ -193,6 +193,12 @@ static inline bool rb_leg_eligible(const struct rb_io *io, unsigned int leg)
 	return io->eligible & (1UL << leg);
 }
 
+/* How far apart two sectors are, either way round */
+static inline sector_t rb_sector_dist(sector_t a, sector_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
 extern const struct rb_policy_type rb_policy_pid;
 extern const struct rb_policy_type rb_policy_roundrobin;
 extern const struct rb_policy_type rb_policy_latency;
