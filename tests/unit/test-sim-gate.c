@@ -289,14 +289,13 @@ static int config(struct sim_config *cfg, const char *profile,
 		cfg->think_ns = WAIT_THINK_US * 1000.0;
 		sim_config_leg_rate(cfg, WAIT_LEG_RATE);
 	}
+	if (mode == CPU || mode == ONE_JOB)
+		cfg->cpu_ns = CPU_US * 1000.0;
 	if (mode == CPU) {
 		cfg->wl.jobs = CPU_JOBS;
 		cfg->wl.qd = CPU_QD;
-		cfg->cpu_ns = CPU_US * 1000.0;
 		sim_config_leg_rate(cfg, CPU_LEG_RATE);
 	}
-	if (mode == ONE_JOB)
-		cfg->cpu_ns = CPU_US * 1000.0;
 	return 0;
 }
 
