@@ -1694,7 +1694,7 @@ static void ad_pace(struct ad_ctx *ctx, struct ad_leg *l,
  * reads evens out, while the share of slow ones is alike near and far.
  * Two verdicts running decide (a new leg seeks): in the guest, far reads
  * of the seek emulator were slow 0.10 to 0.31 more often than near ones
- * (rotation is most of a near read's time), and null_blk hdds' -0.17 to
+ * (rotation is most of a near read's time), and null_blk hdds' -0.24 to
  * 0.11; one verdict in 20 or so goes the wrong way, two running seldom.
  */
 static void ad_seek_learn(struct ad_leg *l, const struct rb_io *io, u64 ns)
