@@ -83,9 +83,10 @@
  *    share a leg, and a saturated disk serves more the shorter its seeks.
  *  - Small random reads go to the unsaturated leg with the lowest E, else
  *    to the lowest E of a leg whose queue is not full, else to the lowest
- *    E: a fast leg takes reads until it is saturated and only then does a
- *    slow one add its throughput (queue depth 32); at queue depth 1 they
- *    all go to the fastest leg.  A rotational leg busy with such a read 64
+ *    E less the time the leg's next completion has been under way (its
+ *    next tag frees first: ad_full_e()): a fast leg takes reads until
+ *    it is saturated and only then does a slow one add its throughput
+ *    (queue depth 32); at queue depth 1 they all go to the fastest leg.  A rotational leg busy with such a read 64
  *    times as long as the quickest flash leg (seeks: an hdd beside an
  *    ssd, 100 to 500 times) has no room: it would add 1/64 of the reads
  *    at most, each holding one of the submitter's slots for a seek, and a
@@ -1136,6 +1137,30 @@ static int ad_peer(struct ad_ctx *ctx, struct rb_set *set,
 }
 
 /*
+ * E of a read sent to full leg @l, @e, less the time its next completion
+ * has been under way: since its last one, at most a pace (ad_small_pace(),
+ * or the least it has learnt, ad_busy()).  With every queue full the
+ * submitter sleeps for a tag on the leg it picks while tags free unused on
+ * the others: of equal legs this takes the one whose next tag frees first,
+ * and a slower leg's E still keeps it last.  E alone took whichever leg's
+ * learnt cost was lowest (rbsim, 3hdd QD32: 0.94 of the limit, now 1.00);
+ * the time to the tag alone sent reads to a leg slowed tenfold, each then
+ * holding a submitter's slot for 50 ms; a pace per read ahead swung reads
+ * to whichever leg's pace read lower.
+ */
+static u64 ad_full_e(struct ad_ctx *ctx, const struct ad_leg *l,
+		     const struct rb_io *io, u64 e)
+{
+	u64 pace = ad_small_pace(ctx, l, io->start_ns) ?:
+		   ad_busy(ctx, l, io->sectors, io->start_ns);
+	s64 since = io->start_ns - READ_ONCE(l->last_finish);
+
+	if (since <= 0)
+		return e;
+	return e - ad_min_u64(ad_min_u64(since, pace), e);
+}
+
+/*
  * The leg for @io, and in *sectors how much of it that leg takes: all of
  * it, or (@split) up to the leg's chunk boundary; *spare: another leg
  * would sit idle.
@@ -1180,10 +1205,15 @@ static unsigned int ad_choose(struct ad_ctx *ctx, struct rb_set *set,
 		n = split && io->sectors > AD_SMALL_SECTORS ?
 		    ad_piece(ctx, leg, io) : io->sectors;
 		e = ad_expect(ctx, leg, io, n, cont == (int)i, &saturated);
-		/* random reads stay off full queues while others have room */
+		/*
+		 * Random reads stay off full queues while others have room;
+		 * with none, they go where a tag frees first.
+		 */
 		if (!seq && atomic_read(&leg->inflight) +
 			    atomic_read(&leg->writes) >= (int)leg->queue_depth)
-			e = ad_min_u64(e, AD_FULL - 1) + AD_FULL;
+			e = AD_FULL + ad_min_u64(ad_full_e(ctx, &ctx->leg[i],
+							   io, e),
+						 AD_FULL - 1);
 		if (cont == (int)i) {
 			stick_e = e;
 			stick_n = n;

@@ -1328,6 +1328,50 @@ static void test_small_full_queue(void **state)
 	(void)state;
 }
 
+/*
+ * Every queue full (3 flat null_blk hdds at QD32, 4 tags each): the
+ * submitter waits for a tag on the leg it picks, while tags free unused on
+ * the others.  Of equal legs, the one whose next read ends first (the
+ * longest since its last completion, up to its pace); a leg that has
+ * slowed down stays last however long since its last; a free tag first.
+ */
+static void test_full_soonest_end(void **state)
+{
+	struct rbt t;
+	unsigned int i, j;
+
+	setup(&t, 3, ROT);
+	assert_int_equal(knob_set(&t, "probe_ms", "0"), 0);
+	for (i = 0; i < 3; i++) {
+		model(&t, i, 500 * US, 0, 1500 * US);
+		small_pace(&t, i, 500 * US);
+		aleg(&t, i)->flat = true;
+		t.legs[i].queue_depth = 4;
+		for (j = 0; j < 4; j++)
+			start(&t, i, 100000 * i + 1000 * j, 8);
+	}
+	aleg(&t, 0)->last_finish = shim_now_ns - 100 * US;
+	aleg(&t, 1)->last_finish = shim_now_ns - 400 * US;
+	aleg(&t, 2)->last_finish = shim_now_ns - 200 * US;
+	assert_int_equal(sel(&t, 777777, 8, 0x7), 1);
+	/* overdue: due now, but not before a read that waits for a tag */
+	aleg(&t, 0)->last_finish = shim_now_ns - 3 * MS;
+	assert_int_equal(sel(&t, 777777, 8, 0x7), 0);
+	atomic_set(&t.legs[0].inflight, 5);
+	assert_int_equal(sel(&t, 777777, 8, 0x7), 1);
+	atomic_set(&t.legs[0].inflight, 4);
+	/* leg 0 ten times slower: last, though longest since */
+	model(&t, 0, 5 * MS, 0, 15 * MS);
+	small_pace(&t, 0, 5 * MS);
+	aleg(&t, 0)->last_finish = shim_now_ns - 4 * MS;
+	assert_int_equal(sel(&t, 777777, 8, 0x7), 1);
+	/* a tag free on leg 2 */
+	atomic_set(&t.legs[2].inflight, 3);
+	assert_int_equal(sel(&t, 777777, 8, 0x7), 2);
+	rbt_teardown(&t);
+	(void)state;
+}
+
 /* select without chunk (a retry), or chunk's choice for another read. */
 static void test_pick(void **state)
 {
@@ -1760,6 +1804,7 @@ int main(void)
 		cmocka_unit_test(test_writes),
 		cmocka_unit_test(test_nearest_saturated),
 		cmocka_unit_test(test_small_full_queue),
+		cmocka_unit_test(test_full_soonest_end),
 		cmocka_unit_test(test_flash_peers),
 		cmocka_unit_test(test_peer_round_trip),
 		cmocka_unit_test(test_floor),
