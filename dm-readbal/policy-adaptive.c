@@ -86,18 +86,19 @@
  *    E less the time the leg's next completion has been under way (its
  *    next tag frees first: ad_full_e()): a fast leg takes reads until
  *    it is saturated and only then does a slow one add its throughput
- *    (queue depth 32); at queue depth 1 they all go to the fastest leg.  A rotational leg busy with such a read 64
- *    times as long as the quickest flash leg (seeks: an hdd beside an
- *    ssd, 100 to 500 times) has no room: it would add 1/64 of the reads
- *    at most, each holding one of the submitter's slots for a seek, and a
- *    fast leg's saturation is inferred (a submitter short of CPU sends in
- *    bursts).  A disk that serves several reads at once keeps its room
- *    (null_blk hdds: 25 times an ssd's serial time within its token
- *    bucket's bursts): no room means no queued reads, and without a
- *    queued read it would never learn otherwise.  Flash peers (an array
- *    of flash legs whose idle small reads are within AD_PEER_RATIO of
- *    each other) at depth: the leg with the fewest in flight (ad_peer()),
- *    unless a leg whose reads do not queue would serve it sooner.
+ *    (queue depth 32); at queue depth 1 they all go to the fastest leg.
+ *    A rotational leg busy with such a read 64 times as long as the
+ *    quickest flash leg (seeks: an hdd beside an ssd, 100 to 500 times)
+ *    has no room: it would add 1/64 of the reads at most, each holding
+ *    one of the submitter's slots for a seek, and a fast leg's
+ *    saturation is inferred (a submitter short of CPU sends in bursts).
+ *    A disk that serves several reads at once keeps its room (null_blk
+ *    hdds: 25 times an ssd's serial time within its token bucket's
+ *    bursts): no room means no queued reads, and without a queued read
+ *    it would never learn otherwise.  Flash peers (an array of flash legs
+ *    whose idle small reads are within AD_PEER_RATIO of each other) at
+ *    depth: the leg with the fewest in flight (ad_peer()), unless a leg
+ *    whose reads do not queue would serve it sooner.
  *  - Probes: an idle leg that completed nothing for probe_ms, or for 256
  *    times its own 4 KiB read time if that is sooner, but at least 256
  *    times what that read takes over the quickest leg's, gets a probe
@@ -659,6 +660,13 @@ static u64 ad_spent(struct ad_ctx *ctx, const struct rb_leg *leg,
 	return ad_max_u64((n + more) * pace, READ_ONCE(l->floor));
 }
 
+/* Would one more read on @leg make its submitter wait for a tag? */
+static bool ad_queue_full(const struct rb_leg *leg)
+{
+	return atomic_read(&leg->inflight) + atomic_read(&leg->writes) >=
+	       (int)leg->queue_depth;
+}
+
 /*
  * Do a flash leg's small reads go without queueing?  What a read spends
  * there now (its reads in flight times its pace, Little's law) is under
@@ -1124,8 +1132,7 @@ static int ad_peer(struct ad_ctx *ctx, struct rb_set *set,
 		struct rb_leg *leg = &set->legs[i];
 
 		if (!rb_leg_eligible(io, i) || (int)i == best ||
-		    atomic_read(&leg->inflight) + atomic_read(&leg->writes) >=
-		    (int)leg->queue_depth)
+		    ad_queue_full(leg))
 			continue;
 		if (ad_unqueued(ctx, leg, &ctx->leg[i], io->start_ns) &&
 		    ad_spent(ctx, leg, &ctx->leg[i], io->start_ns, 0) <
@@ -1209,8 +1216,7 @@ static unsigned int ad_choose(struct ad_ctx *ctx, struct rb_set *set,
 		 * Random reads stay off full queues while others have room;
 		 * with none, they go where a tag frees first.
 		 */
-		if (!seq && atomic_read(&leg->inflight) +
-			    atomic_read(&leg->writes) >= (int)leg->queue_depth)
+		if (!seq && ad_queue_full(leg))
 			e = AD_FULL + ad_min_u64(ad_full_e(ctx, &ctx->leg[i],
 							   io, e),
 						 AD_FULL - 1);
