@@ -28,7 +28,9 @@
 #                 on a loaded host, where fio submits in bursts
 # QD32 runs as the benchmark's: 2 fio threads of QD16 (plan.GUEST_JOB_OPTIONS).
 # (POLICIES="adaptive zfs" also puts policies side by side, each round;
-# a policy may name knobs as rbsim does: adaptive:io_opt_kb=2048,decay_ms=50)
+# a policy may name knobs as rbsim does: adaptive:io_opt_kb=2048,decay_ms=50;
+# "raid1" is md raid1 on the same fresh legs, as the benchmark builds it,
+# run in the same round rather than a phase later)
 # e.g.
 #   mkdir /tmp/ab && echo 'KOS="/tmp/old.ko /tmp/new.ko"' > /tmp/ab/ab.conf
 #   RB_RESULTS_DIR=/tmp/ab tests/vm/run tests/perf/module-ab.sh
@@ -51,8 +53,20 @@ read -ra kos <<<"$KOS"
 out=$RB_RESULTS/ab.txt
 : >"$out"
 
-# each leg's reads: field 3 of each leg's $5 (docs/readbal.rst, Status)
-reads() { dmsetup status ab | awk '{ for (i = 0; i < $4; i++) printf "%s ", $(9 + $5 * i) }'; }
+dev=/dev/mapper/ab legs=()
+
+# each leg's reads: field 3 of each leg's $5 (docs/readbal.rst, Status);
+# under md raid1, the legs' own diskstats
+reads() {
+	local l
+	if [[ $dev == /dev/mapper/ab ]]; then
+		dmsetup status ab | awk '{ for (i = 0; i < $4; i++) printf "%s ", $(9 + $5 * i) }'
+		return
+	fi
+	for l in "${legs[@]}"; do
+		awk '{ printf "%s ", $1 }' "/sys/block/$(basename "$(readlink -f "$l")")/stat"
+	done
+}
 
 # the share of each leg, in %, of the reads between two reads() lines
 shares() {
@@ -65,7 +79,11 @@ shares() {
 }
 
 # the device's reads and sectors read so far (diskstats fields 1 and 3)
-dm_reads() { awk '{ print $1, $3 }' "/sys/block/$(basename "$(dm_dev ab)")/stat"; }
+dm_reads() {
+	local d=$dev
+	[[ $d == /dev/mapper/ab ]] && d=$(dm_dev ab)
+	awk '{ print $1, $3 }' "/sys/block/$(basename "$(readlink -f "$d")")/stat"
+}
 
 # fio's read figure: MiB/s for the sequential jobs, IOPS for the others
 run_fio() { # WHAT fio-args...
@@ -75,7 +93,7 @@ run_fio() { # WHAT fio-args...
 		(while :; do :; done) &
 		hogs+=($!)
 	done
-	fio --name="$what" --filename=/dev/mapper/ab --output-format=json \
+	fio --name="$what" --filename="$dev" --output-format=json \
 		--time_based --runtime="$RUNTIME" "$@" >/tmp/ab.json
 	if ((HOG)); then
 		kill "${hogs[@]}"
@@ -89,15 +107,23 @@ print("%.1f MiB/s" % r if seq else "%.0f IOPS" % r)' "$what"
 }
 
 one() { # ROUND KO PROFILE POLICY[:KNOB=VALUE,...]
-	local legs kls a b what fig slice knobs='' s0 s1
+	local kls a b what fig slice knobs='' s0 s1
 	kls=$(bench_legs_of "$3" "$LEG_SCALE" | sed -n 1p)
 	read -ra legs <<<"$(bench_legs ab "$kls")"
 	[[ $4 == *:* ]] && knobs=$(tr ',=' '  ' <<<"${4#*:}")
-	dm_create ab "$(rb_table "$(rb_sectors "${legs[0]}")" "${4%%:*}" "$knobs" "${legs[@]}")"
+	if [[ $4 == raid1 ]]; then
+		dev=/dev/md/ab
+		fig=$(mdadm --create "$dev" --run --assume-clean --level=1 \
+			--raid-devices=${#legs[@]} --bitmap=none --metadata=1.2 \
+			"${legs[@]}" 2>&1) || { echo "module-ab: mdadm --create: $fig" >&2 && exit 1; }
+	else
+		dev=/dev/mapper/ab
+		dm_create ab "$(rb_table "$(rb_sectors "${legs[0]}")" "${4%%:*}" "$knobs" "${legs[@]}")"
+	fi
 	# each reader an eighth of the device: a slice that wraps within the
 	# run makes fio drop the device's cache (invalidate) and with it
 	# every reader's read-ahead, which costs large read-ahead most
-	slice=$(($(blockdev --getsize64 /dev/mapper/ab) / 8 / 1048576))M
+	slice=$(($(blockdev --getsize64 "$dev") / 8 / 1048576))M
 	for what in $WORKLOADS; do
 		a=$(reads)
 		s0=$(dm_reads)
@@ -119,7 +145,12 @@ one() { # ROUND KO PROFILE POLICY[:KNOB=VALUE,...]
 			printf "%.0f KiB, %.1f MiB in all", (y[1] > x[1] ? (y[2] - x[2]) / (y[1] - x[1]) / 2 : 0),
 				(y[2] - x[2]) / 2048 }')" | tee -a "$out"
 	done
-	dm_remove ab
+	if [[ $dev == /dev/mapper/ab ]]; then
+		dm_remove ab
+	else
+		mdadm --stop "$dev" >/dev/null
+		mdadm --zero-superblock "${legs[@]}"
+	fi
 	rb_disks_rm_all
 	rb_seek_disks_rm_all
 }
