@@ -838,8 +838,18 @@ static u64 ad_expect(struct ad_ctx *ctx, struct rb_leg *leg,
 	       ad_small_pace(ctx, l, io->start_ns);
 	backlog = ad_max_u64(backlog, (n * pace) >> AD_PACE_SHIFT);
 	serial = (rate * sectors) >> AD_K_SHIFT;
-	/* as many reads in flight as the leg serves beside each other */
-	*saturated = backlog >= lat + cost + serial;
+	/*
+	 * As many reads in flight as the leg serves beside each other; not
+	 * a flash leg whose small reads do not queue (ad_unqueued()): its
+	 * serial line learns the gaps between completions, and where reads
+	 * come no faster than it serves them (a submitter short of CPU) the
+	 * gaps are the submitter's.  An nvme was called full at 3 reads, and
+	 * a remote beside it, never saturated at QD32, took every read until
+	 * it held 28 and the nvme ran dry.
+	 */
+	*saturated = backlog >= lat + cost + serial &&
+		     !(leg->nonrot && io->sectors <= AD_SMALL_SECTORS &&
+		       ad_unqueued(ctx, leg, l, io->start_ns));
 	/*
 	 * But a small read on a flash leg is done no sooner than the leg,
 	 * at its pace, completes what it holds and then this read (writes

@@ -1372,6 +1372,42 @@ static void test_full_soonest_end(void **state)
 	(void)state;
 }
 
+/*
+ * A flash leg whose small reads do not queue (its reads in flight times
+ * its pace under twice its floor) is not saturated, whatever its serial
+ * line says: a null_blk nvme fed by a submitter short of CPU completes a
+ * read every 66 us because reads come no faster, and its line, learnt
+ * from those gaps, called it full at 3 reads.  A remote beside it, never
+ * saturated at QD32 (5.6 ms a round trip), then had room and took every
+ * read until it held 28 and the nvme ran dry.  Once the nvme's reads
+ * queue, the remote's room counts again.
+ */
+static void test_unqueued_flash_room(void **state)
+{
+	struct rbt t;
+	unsigned int i;
+
+	setup(&t, 2, 0x3);
+	assert_int_equal(knob_set(&t, "probe_ms", "0"), 0);
+	model(&t, 0, 74 * US, 0, 95 * US);
+	aleg(&t, 0)->floor = 120 * US;
+	small_pace(&t, 0, 66 * US);
+	model(&t, 1, 69 * US, 0, 5600 * US);
+	aleg(&t, 1)->floor = 5100 * US;
+	small_pace(&t, 1, 217 * US);
+	for (i = 0; i < 3; i++)
+		start(&t, 0, 1000 * i, 8);
+	for (i = 0; i < 28; i++)
+		start(&t, 1, 100000 + 1000 * i, 8);
+	assert_int_equal(sel(&t, 777777, 8, 0x3), 0);
+	/* 8 on the nvme: 528 us of its pace, over twice its floor */
+	for (i = 3; i < 8; i++)
+		start(&t, 0, 1000 * i, 8);
+	assert_int_equal(sel(&t, 777777, 8, 0x3), 1);
+	rbt_teardown(&t);
+	(void)state;
+}
+
 /* select without chunk (a retry), or chunk's choice for another read. */
 static void test_pick(void **state)
 {
@@ -1805,6 +1841,7 @@ int main(void)
 		cmocka_unit_test(test_nearest_saturated),
 		cmocka_unit_test(test_small_full_queue),
 		cmocka_unit_test(test_full_soonest_end),
+		cmocka_unit_test(test_unqueued_flash_room),
 		cmocka_unit_test(test_flash_peers),
 		cmocka_unit_test(test_peer_round_trip),
 		cmocka_unit_test(test_floor),

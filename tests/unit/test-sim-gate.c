@@ -121,10 +121,11 @@ static const struct fact facts[] = {
 	{ RANK, "*", "randread-qd32", "adaptive", "*", 0.01 },
 	/*
 	 * but not a random read on a disk 16 times slower than the ssd:
-	 * the two seek legs add 1.5% beside the ssd here, at a p99 of 16 ms
-	 * instead of 3 ms (in the guest, each a costly nbd round trip).
+	 * the two seek legs add 1.6 to 2.1% beside the ssd here, by seed
+	 * (md, 3 s, seeds 1-4), at a p99 of 16 ms instead of 3 ms (in the
+	 * guest, each a costly nbd round trip).
 	 */
-	{ RANK, "2hdd-seek+ssd", "randread-qd32", "adaptive", "*", 0.02 },
+	{ RANK, "2hdd-seek+ssd", "randread-qd32", "adaptive", "*", 0.025 },
 	/*
 	 * 30% writes at QD16: every write goes to every leg, so a read sent
 	 * to a leg busy with writes waits behind them (2hdd+ssd: 0.73 of the
@@ -472,7 +473,7 @@ static unsigned int check(const struct fact *f, const char *profile,
 			return failed + 1;
 		if (a->mibps >= b->mibps * (1 - f->tol))
 			continue;
-		print_message("  %s %s: %s %.2f MiB/s < %s %.2f - %.0f%%\n",
+		print_message("  %s %s: %s %.2f MiB/s < %s %.2f - %g%%\n",
 			      profile, workload, f->better, a->mibps, worse,
 			      b->mibps, f->tol * 100);
 		failed++;
@@ -527,7 +528,7 @@ static void fact_name(char *name, size_t len, const struct fact *f,
 	char bound[32];
 
 	if (f->kind == RANK)
-		snprintf(bound, sizeof(bound), "%s (-%.0f%%)", f->worse,
+		snprintf(bound, sizeof(bound), "%s (-%g%%)", f->worse,
 			 f->tol * 100);
 	else if (f->kind == RECOVER)
 		snprintf(bound, sizeof(bound), "%.1f s", f->tol);
