@@ -648,16 +648,22 @@ static bool ad_measured(const struct ad_leg *l)
  * top: its reads in flight times its pace (Little's law), at least its
  * floor; 0 if it has no pace.
  */
-static u64 ad_spent(struct ad_ctx *ctx, const struct rb_leg *leg,
-		    const struct ad_leg *l, u64 now, unsigned int more)
+static u64 ad_spent_at(const struct rb_leg *leg, const struct ad_leg *l,
+		       u64 pace, unsigned int more)
 {
-	u64 pace = ad_small_pace(ctx, l, now);
 	s64 n = atomic_read(&leg->inflight) + atomic_read(&leg->writes);
 
 	if (!pace)
 		return 0;
 	n = n < 0 ? 0 : n > AD_MAX_INFLIGHT ? AD_MAX_INFLIGHT : n;
 	return ad_max_u64((n + more) * pace, READ_ONCE(l->floor));
+}
+
+/* ad_spent_at() at the leg's small-read pace now */
+static u64 ad_spent(struct ad_ctx *ctx, const struct rb_leg *leg,
+		    const struct ad_leg *l, u64 now, unsigned int more)
+{
+	return ad_spent_at(leg, l, ad_small_pace(ctx, l, now), more);
 }
 
 /* Would one more read on @leg make its submitter wait for a tag? */
@@ -674,15 +680,22 @@ static bool ad_queue_full(const struct rb_leg *leg)
  * serves its reads side by side (a round trip, a delay), so its count in
  * flight says nothing of when it would serve one more.  The floor, not the
  * idle line: reads that found a throttled leg idle at depth waited for its
- * next budget.  No pace or no floor: not known.
+ * next budget.  No pace (@pace: its small-read pace) or no floor: not known.
  */
-static bool ad_unqueued(struct ad_ctx *ctx, const struct rb_leg *leg,
-			const struct ad_leg *l, u64 now)
+static bool ad_unqueued_at(const struct rb_leg *leg, const struct ad_leg *l,
+			   u64 pace)
 {
-	u64 spent = ad_spent(ctx, leg, l, now, 0), floor = READ_ONCE(l->floor);
+	u64 spent = ad_spent_at(leg, l, pace, 0), floor = READ_ONCE(l->floor);
 
 	return leg->nonrot && spent && floor &&
 	       spent < floor * AD_QUEUED_RATIO;
+}
+
+/* ad_unqueued_at() at the leg's small-read pace at @now */
+static bool ad_unqueued(struct ad_ctx *ctx, const struct rb_leg *leg,
+			const struct ad_leg *l, u64 now)
+{
+	return ad_unqueued_at(leg, l, ad_small_pace(ctx, l, now));
 }
 
 /*
@@ -849,7 +862,7 @@ static u64 ad_expect(struct ad_ctx *ctx, struct rb_leg *leg,
 	 */
 	*saturated = backlog >= lat + cost + serial &&
 		     !(leg->nonrot && io->sectors <= AD_SMALL_SECTORS &&
-		       ad_unqueued(ctx, leg, l, io->start_ns));
+		       ad_unqueued_at(leg, l, pace));
 	/*
 	 * But a small read on a flash leg is done no sooner than the leg,
 	 * at its pace, completes what it holds and then this read (writes

@@ -53,13 +53,14 @@ read -ra kos <<<"$KOS"
 out=$RB_RESULTS/ab.txt
 : >"$out"
 
-dev=/dev/mapper/ab legs=()
+# md: 1 while one() measures md raid1 (POLICIES' raid1), not a readbal device
+dev=/dev/mapper/ab legs=() md=0
 
 # each leg's reads: field 3 of each leg's $5 (docs/readbal.rst, Status);
 # under md raid1, the legs' own diskstats
 reads() {
 	local l
-	if [[ $dev == /dev/mapper/ab ]]; then
+	if ((!md)); then
 		dmsetup status ab | awk '{ for (i = 0; i < $4; i++) printf "%s ", $(9 + $5 * i) }'
 		return
 	fi
@@ -81,7 +82,7 @@ shares() {
 # the device's reads and sectors read so far (diskstats fields 1 and 3)
 dm_reads() {
 	local d=$dev
-	[[ $d == /dev/mapper/ab ]] && d=$(dm_dev ab)
+	((md)) || d=$(dm_dev ab)
 	awk '{ print $1, $3 }' "/sys/block/$(basename "$(readlink -f "$d")")/stat"
 }
 
@@ -107,17 +108,17 @@ print("%.1f MiB/s" % r if seq else "%.0f IOPS" % r)' "$what"
 }
 
 one() { # ROUND KO PROFILE POLICY[:KNOB=VALUE,...]
-	local kls a b what fig slice knobs='' s0 s1
+	local kls a b what fig err slice knobs='' s0 s1
 	kls=$(bench_legs_of "$3" "$LEG_SCALE" | sed -n 1p)
 	read -ra legs <<<"$(bench_legs ab "$kls")"
 	[[ $4 == *:* ]] && knobs=$(tr ',=' '  ' <<<"${4#*:}")
 	if [[ $4 == raid1 ]]; then
-		dev=/dev/md/ab
-		fig=$(mdadm --create "$dev" --run --assume-clean --level=1 \
+		dev=/dev/md/ab md=1
+		err=$(mdadm --create "$dev" --run --assume-clean --level=1 \
 			--raid-devices=${#legs[@]} --bitmap=none --metadata=1.2 \
-			"${legs[@]}" 2>&1) || { echo "module-ab: mdadm --create: $fig" >&2 && exit 1; }
+			"${legs[@]}" 2>&1) || { echo "module-ab: mdadm --create: $err" >&2 && exit 1; }
 	else
-		dev=/dev/mapper/ab
+		dev=/dev/mapper/ab md=0
 		dm_create ab "$(rb_table "$(rb_sectors "${legs[0]}")" "${4%%:*}" "$knobs" "${legs[@]}")"
 	fi
 	# each reader an eighth of the device: a slice that wraps within the
@@ -145,7 +146,7 @@ one() { # ROUND KO PROFILE POLICY[:KNOB=VALUE,...]
 			printf "%.0f KiB, %.1f MiB in all", (y[1] > x[1] ? (y[2] - x[2]) / (y[1] - x[1]) / 2 : 0),
 				(y[2] - x[2]) / 2048 }')" | tee -a "$out"
 	done
-	if [[ $dev == /dev/mapper/ab ]]; then
+	if ((!md)); then
 		dm_remove ab
 	else
 		mdadm --stop "$dev" >/dev/null
