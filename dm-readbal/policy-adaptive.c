@@ -691,13 +691,6 @@ static bool ad_unqueued_at(const struct rb_leg *leg, const struct ad_leg *l,
 	       spent < floor * AD_QUEUED_RATIO;
 }
 
-/* ad_unqueued_at() at the leg's small-read pace at @now */
-static bool ad_unqueued(struct ad_ctx *ctx, const struct rb_leg *leg,
-			const struct ad_leg *l, u64 now)
-{
-	return ad_unqueued_at(leg, l, ad_small_pace(ctx, l, now));
-}
-
 /*
  * Keeps the quickest service time of a small read that found the leg idle,
  * of the last 4 decay_ms or so: a lower or equal one replaces it at once,
@@ -853,7 +846,7 @@ static u64 ad_expect(struct ad_ctx *ctx, struct rb_leg *leg,
 	serial = (rate * sectors) >> AD_K_SHIFT;
 	/*
 	 * As many reads in flight as the leg serves beside each other; not
-	 * a flash leg whose small reads do not queue (ad_unqueued()): its
+	 * a flash leg whose small reads do not queue (ad_unqueued_at()): its
 	 * serial line learns the gaps between completions, and where reads
 	 * come no faster than it serves them (a submitter short of CPU) the
 	 * gaps are the submitter's.  An nvme was called full at 3 reads, and
@@ -1119,7 +1112,7 @@ static int ad_peer(struct ad_ctx *ctx, struct rb_set *set,
 {
 	unsigned int i;
 	int n, best = -1, least = INT_MAX;
-	u64 t, lo = U64_MAX, hi = 0, best_t = U64_MAX;
+	u64 t, pace, lo = U64_MAX, hi = 0, best_t = U64_MAX;
 	bool busy = false;
 
 	for (i = 0; i < set->nr_legs; i++) {
@@ -1157,8 +1150,9 @@ static int ad_peer(struct ad_ctx *ctx, struct rb_set *set,
 		if (!rb_leg_eligible(io, i) || (int)i == best ||
 		    ad_queue_full(leg))
 			continue;
-		if (ad_unqueued(ctx, leg, &ctx->leg[i], io->start_ns) &&
-		    ad_spent(ctx, leg, &ctx->leg[i], io->start_ns, 0) <
+		pace = ad_small_pace(ctx, &ctx->leg[i], io->start_ns);
+		if (ad_unqueued_at(leg, &ctx->leg[i], pace) &&
+		    ad_spent_at(leg, &ctx->leg[i], pace, 0) <
 		    ad_spent(ctx, &set->legs[best], &ctx->leg[best],
 			     io->start_ns, 1))
 			return -1;
