@@ -63,7 +63,7 @@
  * goes on from its stream (run_rate instead); but not on a flat one,
  * whose far reads are slow no more often than its near ones (a token
  * bucket with no head, a virtual disk that calls itself rotational:
- * ad_seek_learn(), from the reads that queued there).  A leg is saturated
+ * ad_seek_learn(), from its small reads, queued or idle).  A leg is saturated
  * when backlog(i) >= lat_i(b) + cost_i + b * rate_i: it has as many reads
  * in flight as it serves beside each other, and another would only wait;
  * so is a leg with as many reads in flight as its queue depth
@@ -300,7 +300,7 @@ struct ad_leg {
 	u64 floor_stamp;	/* when it was set */
 	/* rotational: do far reads take longer?  ad_seek_learn() */
 	sector_t done_end;	/* end of the last read completed */
-	u32 near, near_slow;	/* small queued reads near it, slow ones */
+	u32 near, near_slow;	/* small reads near it, slow ones */
 	u32 far, far_slow;	/* the same far from it */
 	u8 verdicts;		/* the last two: bit set, flat */
 	bool flat;		/* no, twice running: distance not charged */
@@ -1738,10 +1738,14 @@ static void ad_pace(struct ad_ctx *ctx, struct ad_leg *l,
 
 /*
  * Does distance cost on rotational @l?  A small read that waited behind
- * the previous one took @ns from that read's end to its own: the head went
- * from where that read ended.  Of AD_SEEK_READS near reads and as many far
- * ones (ad_seek_eighths()), how many took longer than the leg's cost: far
- * ones slow more often by 1/AD_SEEK_PART of them, and the leg seeks.
+ * the previous one took @ns from that read's end to its own, and one that
+ * found the leg idle took @ns from the start: either way the head went from
+ * where the leg's last read ended.  Of AD_SEEK_READS near reads and as many
+ * far ones (ad_seek_eighths()), how many took longer than @bar (the leg's
+ * cost; its idle line for an idle read): far ones slow more often by
+ * 1/AD_SEEK_PART of them, and the leg seeks.  Idle reads count too: the
+ * benchmark's QD1 runs queue none, and a leg first judged at QD32 charged
+ * distance there for its first 0.6 s (rbsim --prelude).
  * Counts, not averages: a token bucket (null_blk's mbps) completes reads
  * in bursts, gaps of nothing and one of 20 ms, which no average of 128
  * reads evens out, while the share of slow ones is alike near and far.
@@ -1750,11 +1754,12 @@ static void ad_pace(struct ad_ctx *ctx, struct ad_leg *l,
  * (rotation is most of a near read's time), and null_blk hdds' -0.24 to
  * 0.11; one verdict in 20 or so goes the wrong way, two running seldom.
  */
-static void ad_seek_learn(struct ad_leg *l, const struct rb_io *io, u64 ns)
+static void ad_seek_learn(struct ad_leg *l, const struct rb_io *io, u64 ns,
+			  u64 bar)
 {
 	u64 e = ad_seek_eighths(l, rb_sector_dist(io->sector,
 						  READ_ONCE(l->done_end)));
-	bool slow = ns > READ_ONCE(l->cost);
+	bool slow = ns > bar;
 	u32 near = READ_ONCE(l->near), far = READ_ONCE(l->far);
 	u32 near_slow = READ_ONCE(l->near_slow), far_slow;
 	u8 v;
@@ -1810,6 +1815,11 @@ static void ad_end_io(struct rb_policy *p, struct rb_leg *leg,
 	ad_queued_pace(ctx, l, leg, now, large);
 	WRITE_ONCE(l->last_finish, now);
 	if (READ_ONCE(l->solo) == io->sector + 1) {
+		/* idle for more than decay_ms before it: a wake */
+		bool woke = prev && (s64)(start - prev) >
+			    (s64)((u64)ad_knob(ctx, AD_DECAY_MS) *
+				  AD_NS_PER_MS);
+
 		WRITE_ONCE(l->solo, 0);
 		if (!large) {
 			ad_floor(ctx, l, ns, now);
@@ -1817,16 +1827,16 @@ static void ad_end_io(struct rb_policy *p, struct rb_leg *leg,
 				WRITE_ONCE(l->idle_seen,
 					   READ_ONCE(l->idle_seen) + 1);
 		}
-		/* idle for more than decay_ms before it: a wake */
+		/* a wake's time may be the device's, not the seek's */
+		if (cls == AD_SMALL && !leg->nonrot && !woke)
+			ad_seek_learn(l, io, ns, ad_idle_ns(l, sectors));
 		ad_learn_woke(ctx, l, leg,
 			      large ? AD_IDLE_LARGE : AD_IDLE_SMALL, sectors,
-			      ns, now, prev && (s64)(start - prev) >
-			      (s64)((u64)ad_knob(ctx, AD_DECAY_MS) *
-				    AD_NS_PER_MS));
+			      ns, now, woke);
 	} else if ((s64)(prev - start) > (s64)ad_lat(l, sectors)) {
 		/* it waited behind the previous read: the gap is its own */
 		if (cls == AD_SMALL && !leg->nonrot)
-			ad_seek_learn(l, io, now - prev);
+			ad_seek_learn(l, io, now - prev, READ_ONCE(l->cost));
 		ad_learn(ctx, l, leg, cls, sectors,
 			 ad_min_u64(now - prev, AD_MAX_NS), now);
 	}

@@ -280,6 +280,28 @@ static void test_delay(void **state)
 	assert_near(run(&cfg, NULL, 0).mibps, r.mibps, 0.05);
 }
 
+/*
+ * --prelude: each direct job first keeps pre_qd I/Os in flight for pre_s,
+ * then none for gap_s, then its whole depth (the benchmark's QD1 runs
+ * before a QD32 one): QD1's rate in the prelude, QD32's after the gap.
+ */
+static void test_prelude(void **state)
+{
+	struct sim_config cfg = cfg_of("2ssd", "randread-qd32", "guest");
+	struct sim_result full = run(&cfg, NULL, 0), r;
+
+	cfg.pre_qd = 1;
+	cfg.pre_s = 1;
+	cfg.gap_s = 0.5;
+	cfg.wl.ramp_s = 0;
+	cfg.seconds = 1;
+	r = run(&cfg, NULL, 0);
+	assert_near(r.iops, 1e9 / (200e3 + 4096 * 1e9 / (38 * 1048576.0)),
+		    0.01);
+	cfg.wl.ramp_s = 1.5;
+	assert_near(run(&cfg, NULL, 0).iops, full.iops, 0.02);
+}
+
 /* The limit is the sum of the legs alone. */
 static void test_limit(void **state)
 {
@@ -407,6 +429,7 @@ int main(void)
 		cmocka_unit_test(test_md_spill),
 		cmocka_unit_test(test_slowdown),
 		cmocka_unit_test(test_delay),
+		cmocka_unit_test(test_prelude),
 		cmocka_unit_test(test_limit),
 		cmocka_unit_test(test_buffered_readahead),
 		cmocka_unit_test(test_ramp_and_size),

@@ -44,6 +44,10 @@ static const char usage[] =
 "                   CPU, one at a time per CPU (the TCG guest: about 87)\n"
 "  --think-us U     a direct job's next I/O starts U us after one ends\n"
 "                   (fio's reap and submit in the guest)\n"
+"  --prelude Q:S:G  first each direct job keeps Q I/Os in flight for S\n"
+"                   seconds, then none for G (the benchmark's QD1 runs\n"
+"                   and the other devices' before this one's); count them\n"
+"                   in --ramp\n"
 "  --leg-rate F     pipe legs' transfer rates times F (the benchmark's\n"
 "                   QD32 on ssd+nvme and nvme+remote: 0.5)\n"
 "  --slow L:F@S     leg L gets F times slower at S seconds (ramp included)\n"
@@ -73,6 +77,7 @@ static bool takes_value(const char *opt)
 		"--qd", "--ra",
 		"--rwmixread", "--size", "--cpus", "--pid-base", "--copy-mibps",
 		"--slow", "--delay", "--cpu-us", "--think-us", "--leg-rate",
+		"--prelude",
 	};
 	unsigned int i;
 
@@ -198,7 +203,14 @@ static void apply(struct sim_config *cfg, int argc, char **argv)
 			cfg->copy_mibps = strtod(v, NULL);
 		else if (!strcmp(o, "--cpu-us") && v)
 			cfg->cpu_ns = strtod(v, NULL) * 1000;
-		else if (!strcmp(o, "--think-us") && v)
+		else if (!strcmp(o, "--prelude") && v) {
+			if (sscanf(v, "%u:%lf:%lf", &cfg->pre_qd, &cfg->pre_s,
+				   &cfg->gap_s) != 3 || !cfg->pre_qd ||
+			    cfg->pre_s <= 0 || cfg->gap_s < 0 ||
+			    cfg->pre_s + cfg->gap_s > 60)
+				die("--prelude wants QD:SECONDS:GAP, seconds and "
+				    "gap up to 60 together, e.g. 1:7:10", NULL);
+		} else if (!strcmp(o, "--think-us") && v)
 			cfg->think_ns = strtod(v, NULL) * 1000;
 		else if (!strcmp(o, "--leg-rate") && v)
 			leg_rate = strtod(v, NULL);
@@ -365,3 +377,17 @@ int main(int argc, char **argv)
 			run_one(&o, o.profiles[p], o.workloads[w]);
 	return 0;
 }
+#ifdef AD_TRACE
+#include <inttypes.h>
+void ad_trace(uint64_t now, int best, int n, const int *infl, const uint64_t *es, const int *flat, int room);
+void ad_trace(uint64_t now, int best, int n, const int *infl, const uint64_t *es, const int *flat, int room)
+{
+	static int on = -1;
+	if (on < 0) on = getenv("AD_TRACE") != NULL;
+	if (!on) return;
+	printf("T %.6f best %d room %d |", now / 1e9, best, room);
+	for (int i = 0; i < n; i++)
+		printf(" %d:%s%" PRIu64 "%s%s", infl[i], es[i] >> 62 ? "F" : "", (es[i] & ((1ULL<<62)-1)) / 1000, flat[i] & 1 ? "f" : "", flat[i] & 2 ? "s" : "");
+	printf("\n");
+}
+#endif

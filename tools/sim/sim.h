@@ -112,6 +112,13 @@ struct sim_config {
 	double cpu_ns;
 	/* time from a direct I/O's end to its job's next I/O (0: none) */
 	double think_ns;
+	/*
+	 * Before the workload: each direct job keeps pre_qd I/Os in flight
+	 * for pre_s seconds, then none for gap_s (the benchmark's QD1 runs,
+	 * then the other devices' runs before this one's QD32); pre_s 0: none.
+	 */
+	double pre_s, gap_s;
+	unsigned int pre_qd;
 	struct slowdown slow;
 };
 

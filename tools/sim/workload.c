@@ -40,6 +40,7 @@ struct job {
 	uint64_t base, len;		/* its slice of the mirror, sectors */
 	uint64_t next;			/* sequential cursor in the slice */
 	unsigned int qd;
+	unsigned int inflight;		/* direct I/Os not yet ended */
 	/* buffered reader */
 	uint64_t pos, ra_end, marker;	/* relative to base */
 	uint64_t ra_size;		/* sectors of the last window */
@@ -160,6 +161,7 @@ static void direct_bio_done(struct sim *s, struct sim_bio *b)
 		job_io(j, (uint64_t)io->sectors * 512, io->write,
 		       s->now - io->submit);
 	pool_put(&s->apps, io);
+	j->inflight--;
 	if (s->cfg->think_ns > 0)	/* fio's turnaround: reap, then submit */
 		sim_at(s, s->now + sim_ns(s->cfg->think_ns), direct_issue_ev,
 		       j);
@@ -182,6 +184,12 @@ static void direct_issue(struct job *j)
 		j->deferred++;
 		return;
 	}
+	/* the prelude's depth, then the gap: direct_full() fills the queue */
+	if (s->cfg->pre_s > 0 &&
+	    s->now < sim_ns((s->cfg->pre_s + s->cfg->gap_s) * SIM_NS) &&
+	    (s->now >= sim_ns(s->cfg->pre_s * SIM_NS) ||
+	     j->inflight >= s->cfg->pre_qd))
+		return;
 	if (wl->rw == RW_READ || wl->rw == RW_RANDREAD)
 		write = false;
 	else if (wl->rw == RW_WRITE || wl->rw == RW_RANDWRITE)
@@ -197,6 +205,7 @@ static void direct_issue(struct job *j)
 		off = rng_below(&j->rng, j->len / n) * n;
 	}
 	io = pool_get(&s->apps);
+	j->inflight++;
 	io->job = j;
 	io->submit = s->now;
 	io->sectors = n;
@@ -213,6 +222,18 @@ static void direct_start(struct sim *s, void *arg)
 
 	(void)s;
 	for (i = 0; i < j->qd; i++)
+		direct_issue(j);
+}
+
+/*
+ * After a prelude's gap: the job's whole depth (those it cannot submit
+ * while blocked on a tag wait as deferred ones, as direct_start()'s do)
+ */
+static void direct_full(struct sim *s, void *arg)
+{
+	struct job *j = arg;
+
+	while (j->inflight + j->deferred < j->qd && s->now < s->end)
 		direct_issue(j);
 }
 
@@ -428,9 +449,13 @@ void jobs_start(struct sim *s)
 {
 	unsigned int i, n = s->cfg->wl.jobs ? s->cfg->wl.jobs : 1;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		sim_at(s, 0, buffered_reader(s) ? buffered_start : direct_start,
 		       &s->jobs[i]);
+		if (s->cfg->pre_s > 0 && !buffered_reader(s))
+			sim_at(s, sim_ns((s->cfg->pre_s + s->cfg->gap_s) *
+					 SIM_NS), direct_full, &s->jobs[i]);
+	}
 }
 
 uint64_t jobs_bytes(const struct sim *s, unsigned int j)
