@@ -4,7 +4,8 @@
 # in turn, and on a fresh device per profile runs 8 buffered sequential
 # readers, 4 KiB random reads at QD1, then at QD32 (the benchmark's order;
 # WORKLOADS chooses, seq1 adds the benchmark's one buffered reader),
-# printing IOPS or MiB/s, each leg's share of the reads, the mean size of
+# printing IOPS or MiB/s, each leg's share of the sectors read (as the
+# benchmark's legs %), the mean size of
 # the read bios the device got (its diskstats: a bio-based dm device counts
 # each bio) and what it read in all (ramps included; beside fio's MiB/s x
 # RUNTIME it shows read-ahead read but never used).  Interleaving
@@ -56,20 +57,20 @@ out=$RB_RESULTS/ab.txt
 # md: 1 while one() measures md raid1 (POLICIES' raid1), not a readbal device
 dev=/dev/mapper/ab legs=() md=0
 
-# each leg's reads: field 3 of each leg's $5 (docs/readbal.rst, Status);
-# under md raid1, the legs' own diskstats
+# each leg's sectors read: field 4 of each leg's $5 (docs/readbal.rst,
+# Status); under md raid1, the legs' own diskstats (field 3)
 reads() {
 	local l
 	if ((!md)); then
-		dmsetup status ab | awk '{ for (i = 0; i < $4; i++) printf "%s ", $(9 + $5 * i) }'
+		dmsetup status ab | awk '{ for (i = 0; i < $4; i++) printf "%s ", $(10 + $5 * i) }'
 		return
 	fi
 	for l in "${legs[@]}"; do
-		awk '{ printf "%s ", $1 }' "/sys/block/$(basename "$(readlink -f "$l")")/stat"
+		awk '{ printf "%s ", $3 }' "/sys/block/$(basename "$(readlink -f "$l")")/stat"
 	done
 }
 
-# the share of each leg, in %, of the reads between two reads() lines
+# the share of each leg, in %, of the sectors between two reads() lines
 shares() {
 	awk -v a="$1" -v b="$2" 'BEGIN {
 		n = split(a, x); split(b, y); t = 0
