@@ -377,17 +377,3 @@ int main(int argc, char **argv)
 			run_one(&o, o.profiles[p], o.workloads[w]);
 	return 0;
 }
-#ifdef AD_TRACE
-#include <inttypes.h>
-void ad_trace(uint64_t now, int best, int n, const int *infl, const uint64_t *es, const int *flat, int room);
-void ad_trace(uint64_t now, int best, int n, const int *infl, const uint64_t *es, const int *flat, int room)
-{
-	static int on = -1;
-	if (on < 0) on = getenv("AD_TRACE") != NULL;
-	if (!on) return;
-	printf("T %.6f best %d room %d |", now / 1e9, best, room);
-	for (int i = 0; i < n; i++)
-		printf(" %d:%s%" PRIu64 "%s%s", infl[i], es[i] >> 62 ? "F" : "", (es[i] & ((1ULL<<62)-1)) / 1000, flat[i] & 1 ? "f" : "", flat[i] & 2 ? "s" : "");
-	printf("\n");
-}
-#endif
