@@ -68,6 +68,11 @@
  * in flight as it serves beside each other, and another would only wait;
  * so is a leg with as many reads in flight as its queue depth
  * (nr_requests), where another would make the submitter wait for a tag.
+ * A flash leg's small read, once the leg has a pace and a floor, judges the
+ * backlog at the whole pace and saturates the leg only once its reads
+ * queue: in flight times the pace over 5/4 of the floor and a pace more
+ * (ad_queued_at()).  Each read more on a leg whose reads do not queue
+ * adds to the throughput, each past that point on one whose do only waits.
  *
  * The choice.
  *  - Streams: the mirror remembers where recent reads ended, and on which
@@ -184,6 +189,7 @@
 #define AD_WORTH_SHIFT		6		/* 64x the quickest: no room */
 #define AD_PEER_RATIO		4		/* flash legs this close: peers */
 #define AD_QUEUED_RATIO		2		/* reads queue: 2x the floor */
+#define AD_FULL_QUARTERS	5		/* saturated: 5/4 of the floor */
 #define AD_FLOOR_SHIFT		2		/* floor: 4 decay_ms at most */
 #define AD_DIST_SHIFT		4		/* seek distance: 1/16 */
 #define AD_JUMP			4		/* a sample: <= 4x the average */
@@ -275,6 +281,7 @@ struct ad_leg {
 	u64 probe_ns;		/* what that probe took; 0: none yet */
 	u32 idle_seen;		/* small reads learnt idle, to AD_SURE_READS */
 	sector_t solo;		/* 1 + sector of a read that found it idle */
+	sector_t pair;		/* ... that found one read in flight */
 	atomic64_t queued;	/* sectors in flight */
 	/* 1 + sector: the next read sent here goes on from its stream */
 	sector_t run_next;
@@ -692,20 +699,41 @@ static bool ad_unqueued_at(const struct rb_leg *leg, const struct ad_leg *l,
 }
 
 /*
+ * Do a flash leg's @n small reads at @pace queue?  They do once they spend
+ * there, n x pace (Little's law), AD_FULL_QUARTERS/4 of its floor, the
+ * quickest idle small read lately, and a pace more: a leg that serves
+ * reads side by side (a round trip, a delay) spends no more than its
+ * floor whatever it holds.  The pace more: a read whose completion waits
+ * for a CPU still counts in flight, and an nvme fed by a submitter short
+ * of CPU (3 reads at 66 us, a 120 us floor) does not queue.  Reads only:
+ * writes lengthen a read's pace (its busy time had them), and a remote
+ * with writes in flight looked full at one read.
+ */
+static bool ad_queued_at(const struct ad_leg *l, u64 n, u64 pace)
+{
+	return n * pace * 4 >=
+	       READ_ONCE(l->floor) * AD_FULL_QUARTERS + 4 * pace;
+}
+
+/*
  * Keeps the quickest service time of a small read that found the leg idle,
  * of the last 4 decay_ms or so: a lower or equal one replaces it at once,
  * any after that span (a leg that slowed down is followed at its next idle
- * read).  Only idle reads: at depth every read may have queued, and the
- * floor would rise with the depth it was meant to judge.
+ * read).  Only idle reads lower it: at depth every read may have queued,
+ * and the floor would rise with the depth it was meant to judge.  But a
+ * read that found one other in flight (!@idle) replaces a floor older
+ * than the span: an nvme slowed behind a 35 ms delay, never idle again
+ * at QD32, kept its 130 us floor and looked queued at 2 reads.
  */
-static void ad_floor(struct ad_ctx *ctx, struct ad_leg *l, u64 ns, u64 now)
+static void ad_floor(struct ad_ctx *ctx, struct ad_leg *l, u64 ns, u64 now,
+		     bool idle)
 {
 	u64 span = (u64)ad_knob(ctx, AD_DECAY_MS) * AD_NS_PER_MS <<
 		   AD_FLOOR_SHIFT;
 	u64 floor = READ_ONCE(l->floor);
 
-	if (!floor || ns <= floor ||
-	    (s64)(now - READ_ONCE(l->floor_stamp)) > (s64)span) {
+	if ((idle && (!floor || ns <= floor)) ||
+	    (floor && (s64)(now - READ_ONCE(l->floor_stamp)) > (s64)span)) {
 		WRITE_ONCE(l->floor, ns ?: 1);
 		WRITE_ONCE(l->floor_stamp, now);
 	}
@@ -845,17 +873,25 @@ static u64 ad_expect(struct ad_ctx *ctx, struct rb_leg *leg,
 	backlog = ad_max_u64(backlog, (n * pace) >> AD_PACE_SHIFT);
 	serial = (rate * sectors) >> AD_K_SHIFT;
 	/*
-	 * As many reads in flight as the leg serves beside each other; not
-	 * a flash leg whose small reads do not queue (ad_unqueued_at()): its
-	 * serial line learns the gaps between completions, and where reads
-	 * come no faster than it serves them (a submitter short of CPU) the
-	 * gaps are the submitter's.  An nvme was called full at 3 reads, and
-	 * a remote beside it, never saturated at QD32, took every read until
-	 * it held 28 and the nvme ran dry.
+	 * As many reads in flight as the leg serves beside each other.  A
+	 * flash leg's small read, with a pace and a floor, judges it by
+	 * them: the backlog at the whole pace, and reads that queue
+	 * (ad_queued_at()).  Not by the serial line alone: it learns the
+	 * gaps between completions, and where reads come no faster than
+	 * the leg serves them (a submitter short of CPU) the gaps are the
+	 * submitter's; an nvme was called full at 3 reads, and a remote
+	 * beside it took every read until it held 28 and the nvme ran dry.
+	 * Nor at half the pace: a remote beside an nvme slowed behind a
+	 * 35 ms delay held 28 where 12 keep it busy, while each read more
+	 * on the nvme, whose reads do not queue, adds to the throughput.
 	 */
-	*saturated = backlog >= lat + cost + serial &&
-		     !(leg->nonrot && io->sectors <= AD_SMALL_SECTORS &&
-		       ad_unqueued_at(leg, l, pace));
+	if (leg->nonrot && io->sectors <= AD_SMALL_SECTORS && pace &&
+	    READ_ONCE(l->floor))
+		*saturated = ad_max_u64(backlog, n * pace) >=
+			     lat + cost + serial &&
+			     ad_queued_at(l, n, pace);
+	else
+		*saturated = backlog >= lat + cost + serial;
 	/*
 	 * But a small read on a flash leg is done no sooner than the leg,
 	 * at its pace, completes what it holds and then this read (writes
@@ -1683,6 +1719,8 @@ static void ad_start_io(struct rb_policy *p, struct rb_leg *leg,
 	/* the core counted this read already: was the leg idle? */
 	if (atomic_read(&leg->inflight) == 1)
 		WRITE_ONCE(l->solo, io->sector + 1);
+	else if (atomic_read(&leg->inflight) == 2)
+		WRITE_ONCE(l->pair, io->sector + 1);
 	if (atomic_read(&leg->inflight) >= 2)
 		ad_queued_again(l, io->start_ns);
 	ad_add_tail(ctx, leg->index, end);
@@ -1807,6 +1845,8 @@ static void ad_end_io(struct rb_policy *p, struct rb_leg *leg,
 		/* a probe that failed: its time says nothing of the leg */
 		if (READ_ONCE(l->solo) == io->sector + 1)
 			WRITE_ONCE(l->solo, 0);
+		if (READ_ONCE(l->pair) == io->sector + 1)
+			WRITE_ONCE(l->pair, 0);
 		return;
 	}
 	if (io->start_ns == READ_ONCE(l->probe_stamp))
@@ -1822,7 +1862,7 @@ static void ad_end_io(struct rb_policy *p, struct rb_leg *leg,
 
 		WRITE_ONCE(l->solo, 0);
 		if (!large) {
-			ad_floor(ctx, l, ns, now);
+			ad_floor(ctx, l, ns, now, true);
 			if (READ_ONCE(l->idle_seen) < AD_SURE_READS)
 				WRITE_ONCE(l->idle_seen,
 					   READ_ONCE(l->idle_seen) + 1);
@@ -1833,12 +1873,21 @@ static void ad_end_io(struct rb_policy *p, struct rb_leg *leg,
 		ad_learn_woke(ctx, l, leg,
 			      large ? AD_IDLE_LARGE : AD_IDLE_SMALL, sectors,
 			      ns, now, woke);
-	} else if ((s64)(prev - start) > (s64)ad_lat(l, sectors)) {
+	} else {
+		/* beside one other: replaces a stale floor (ad_floor()) */
+		if (READ_ONCE(l->pair) == io->sector + 1) {
+			WRITE_ONCE(l->pair, 0);
+			if (!large)
+				ad_floor(ctx, l, ns, now, false);
+		}
 		/* it waited behind the previous read: the gap is its own */
-		if (cls == AD_SMALL && !leg->nonrot)
-			ad_seek_learn(l, io, now - prev, READ_ONCE(l->cost));
-		ad_learn(ctx, l, leg, cls, sectors,
-			 ad_min_u64(now - prev, AD_MAX_NS), now);
+		if ((s64)(prev - start) > (s64)ad_lat(l, sectors)) {
+			if (cls == AD_SMALL && !leg->nonrot)
+				ad_seek_learn(l, io, now - prev,
+					      READ_ONCE(l->cost));
+			ad_learn(ctx, l, leg, cls, sectors,
+				 ad_min_u64(now - prev, AD_MAX_NS), now);
+		}
 	}
 	if (!leg->nonrot)
 		WRITE_ONCE(l->done_end, io->sector + io->sectors);

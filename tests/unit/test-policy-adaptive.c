@@ -1365,6 +1365,42 @@ static void test_floor(void **state)
 }
 
 /*
+ * A read that found one other in flight replaces a floor older than 4
+ * decay_ms (a leg slowed behind a delay, never idle again at depth), but
+ * does not lower a fresh one: it may have queued, or not.
+ */
+static void test_floor_pair(void **state)
+{
+	struct rbt t;
+
+	setup(&t, 1, 0x1);
+	model(&t, 0, 20 * US, 1000, 150 * US);
+	start(&t, 0, 1000, 8);			/* found it idle */
+	shim_now_ns += 130 * US;
+	end(&t, 0, 1000, 8, 130 * US);
+	assert_int_equal(aleg(&t, 0)->floor, 130 * US);
+	start(&t, 0, 2000, 8);			/* idle */
+	start(&t, 0, 3000, 8);			/* one in flight */
+	shim_now_ns += 100 * US;
+	end(&t, 0, 3000, 8, 100 * US);		/* quicker: not a floor */
+	assert_int_equal(aleg(&t, 0)->floor, 130 * US);
+	shim_now_ns += 50 * US;
+	end(&t, 0, 2000, 8, 150 * US);
+	assert_int_equal(aleg(&t, 0)->floor, 130 * US);
+	/* the span over: slower, from a read beside another, replaces it */
+	shim_now_ns += 401 * MS;
+	start(&t, 0, 4000, 8);
+	start(&t, 0, 5000, 8);
+	shim_now_ns += 35 * MS;
+	end(&t, 0, 5000, 8, 35 * MS);
+	assert_int_equal(aleg(&t, 0)->floor, 35 * MS);
+	end(&t, 0, 4000, 8, 35 * MS);
+	assert_int_equal(aleg(&t, 0)->floor, 35 * MS);
+	rbt_teardown(&t);
+	(void)state;
+}
+
+/*
  * QD32 on 2 hdds + ssd, every leg saturated and holding two reads or more:
  * a small random read still stays off a full queue, where its submitter
  * would wait for a tag.  chunk() once sent it to the leg that would end it
@@ -1472,6 +1508,40 @@ static void test_unqueued_flash_room(void **state)
 	for (i = 3; i < 8; i++)
 		start(&t, 0, 1000 * i, 8);
 	assert_int_equal(sel(&t, 777777, 8, 0x3), 1);
+	rbt_teardown(&t);
+	(void)state;
+}
+
+/*
+ * nvme + remote at QD32 after the nvme was slowed behind a 35 ms delay:
+ * each read more on the nvme adds to the throughput (its reads do not
+ * queue: 10 at 3.5 ms a read spend its floor), each one on the remote past
+ * what keeps it busy (5 ms at 417 us a read: 12) only waits.  The remote
+ * is saturated once its reads spend 5/4 of its floor and a pace more
+ * there (17 reads), not at twice its floor (28): then the nvme, later by
+ * E but with room, takes the read.
+ */
+static void test_queued_remote_full(void **state)
+{
+	struct rbt t;
+	unsigned int i;
+
+	setup(&t, 2, 0x3);
+	assert_int_equal(knob_set(&t, "probe_ms", "0"), 0);
+	model(&t, 0, 0, 1, 35 * MS);		/* nvme, delayed */
+	pace_floor(&t, 0, 3500 * US, 35 * MS);
+	model(&t, 1, 0, 1, 5 * MS);		/* remote */
+	pace_floor(&t, 1, 417 * US, 5 * MS);
+	for (i = 0; i < 10; i++)
+		start(&t, 0, 1000 + 100 * i, 8);
+	for (i = 0; i < 15; i++)
+		start(&t, 1, 90000 + 100 * i, 8);
+	/* 15 on the remote: 6.3 ms, under 5/4 of 5 ms and a pace */
+	assert_int_equal(sel(&t, 777777, 8, 0x3), 1);
+	start(&t, 1, 95000, 8);
+	start(&t, 1, 95100, 8);
+	/* 17: 7.1 ms, saturated */
+	assert_int_equal(sel(&t, 777777, 8, 0x3), 0);
 	rbt_teardown(&t);
 	(void)state;
 }
@@ -1911,9 +1981,11 @@ int main(void)
 		cmocka_unit_test(test_small_full_queue),
 		cmocka_unit_test(test_full_soonest_end),
 		cmocka_unit_test(test_unqueued_flash_room),
+		cmocka_unit_test(test_queued_remote_full),
 		cmocka_unit_test(test_flash_peers),
 		cmocka_unit_test(test_peer_round_trip),
 		cmocka_unit_test(test_floor),
+		cmocka_unit_test(test_floor_pair),
 		cmocka_unit_test(test_pick),
 		cmocka_unit_test(test_probe),
 		cmocka_unit_test(test_young_probe),
