@@ -69,10 +69,10 @@
  * so is a leg with as many reads in flight as its queue depth
  * (nr_requests), where another would make the submitter wait for a tag.
  * A flash leg's small read, once the leg has a pace and a floor, judges the
- * backlog at the whole pace and saturates the leg only once its reads
- * queue: in flight times the pace over 5/4 of the floor and a pace more
- * (ad_queued_at()).  Each read more on a leg whose reads do not queue
- * adds to the throughput, each past that point on one whose do only waits.
+ * backlog at the whole pace and saturates the leg only past its knee: in
+ * flight times the pace over 5/4 of the floor and a pace more
+ * (ad_past_knee()).  Each read more on a leg below its knee adds to the
+ * throughput, each past it only waits.
  *
  * The choice.
  *  - Streams: the mirror remembers where recent reads ended, and on which
@@ -189,7 +189,7 @@
 #define AD_WORTH_SHIFT		6		/* 64x the quickest: no room */
 #define AD_PEER_RATIO		4		/* flash legs this close: peers */
 #define AD_QUEUED_RATIO		2		/* reads queue: 2x the floor */
-#define AD_FULL_QUARTERS	5		/* saturated: 5/4 of the floor */
+#define AD_FULL_QUARTERS	5		/* knee: 5/4 of the floor */
 #define AD_FLOOR_SHIFT		2		/* floor: 4 decay_ms at most */
 #define AD_DIST_SHIFT		4		/* seek distance: 1/16 */
 #define AD_JUMP			4		/* a sample: <= 4x the average */
@@ -699,17 +699,19 @@ static bool ad_unqueued_at(const struct rb_leg *leg, const struct ad_leg *l,
 }
 
 /*
- * Do a flash leg's @n small reads at @pace queue?  They do once they spend
- * there, n x pace (Little's law), AD_FULL_QUARTERS/4 of its floor, the
- * quickest idle small read lately, and a pace more: a leg that serves
- * reads side by side (a round trip, a delay) spends no more than its
- * floor whatever it holds.  The pace more: a read whose completion waits
- * for a CPU still counts in flight, and an nvme fed by a submitter short
- * of CPU (3 reads at 66 us, a 120 us floor) does not queue.  Reads only:
- * writes lengthen a read's pace (its busy time had them), and a remote
- * with writes in flight looked full at one read.
+ * Is a flash leg with @n small reads in flight at @pace past its knee, its
+ * reads waiting?  Once they spend there, n x pace (Little's law),
+ * AD_FULL_QUARTERS/4 of its floor, the quickest idle small read lately,
+ * and a pace more: a leg that serves reads side by side (a round trip, a
+ * delay) spends no more than its floor whatever it holds.  Sharper than
+ * ad_unqueued_at() (twice the floor), which only says when counts in
+ * flight stop meaning anything among peers.  The pace more: a read whose
+ * completion waits for a CPU still counts in flight, and an nvme fed by a
+ * submitter short of CPU (3 reads at 66 us, a 120 us floor) is not past
+ * it.  Reads only: writes lengthen a read's pace (its busy time had them),
+ * and a remote with writes in flight looked full at one read.
  */
-static bool ad_queued_at(const struct ad_leg *l, u64 n, u64 pace)
+static bool ad_past_knee(const struct ad_leg *l, u64 n, u64 pace)
 {
 	return n * pace * 4 >=
 	       READ_ONCE(l->floor) * AD_FULL_QUARTERS + 4 * pace;
@@ -875,8 +877,8 @@ static u64 ad_expect(struct ad_ctx *ctx, struct rb_leg *leg,
 	/*
 	 * As many reads in flight as the leg serves beside each other.  A
 	 * flash leg's small read, with a pace and a floor, judges it by
-	 * them: the backlog at the whole pace, and reads that queue
-	 * (ad_queued_at()).  Not by the serial line alone: it learns the
+	 * them: the backlog at the whole pace, and reads past its knee
+	 * (ad_past_knee()).  Not by the serial line alone: it learns the
 	 * gaps between completions, and where reads come no faster than
 	 * the leg serves them (a submitter short of CPU) the gaps are the
 	 * submitter's; an nvme was called full at 3 reads, and a remote
@@ -889,7 +891,7 @@ static u64 ad_expect(struct ad_ctx *ctx, struct rb_leg *leg,
 	    READ_ONCE(l->floor))
 		*saturated = ad_max_u64(backlog, n * pace) >=
 			     lat + cost + serial &&
-			     ad_queued_at(l, n, pace);
+			     ad_past_knee(l, n, pace);
 	else
 		*saturated = backlog >= lat + cost + serial;
 	/*

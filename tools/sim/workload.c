@@ -143,6 +143,12 @@ static unsigned int submit_bios(struct job *j, uint64_t sector,
 
 static void direct_issue(struct job *j);
 
+/* When the prelude (--prelude Q:S:G) ends and the whole depth starts */
+static simtime_t prelude_end(const struct sim *s)
+{
+	return sim_ns((s->cfg->pre_s + s->cfg->gap_s) * SIM_NS);
+}
+
 static void direct_issue_ev(struct sim *s, void *arg)
 {
 	(void)s;
@@ -186,7 +192,7 @@ static void direct_issue(struct job *j)
 	}
 	/* the prelude's depth, then the gap: direct_full() fills the queue */
 	if (s->cfg->pre_s > 0 &&
-	    s->now < sim_ns((s->cfg->pre_s + s->cfg->gap_s) * SIM_NS) &&
+	    s->now < prelude_end(s) &&
 	    (s->now >= sim_ns(s->cfg->pre_s * SIM_NS) ||
 	     j->inflight >= s->cfg->pre_qd))
 		return;
@@ -453,8 +459,7 @@ void jobs_start(struct sim *s)
 		sim_at(s, 0, buffered_reader(s) ? buffered_start : direct_start,
 		       &s->jobs[i]);
 		if (s->cfg->pre_s > 0 && !buffered_reader(s))
-			sim_at(s, sim_ns((s->cfg->pre_s + s->cfg->gap_s) *
-					 SIM_NS), direct_full, &s->jobs[i]);
+			sim_at(s, prelude_end(s), direct_full, &s->jobs[i]);
 	}
 }
 
