@@ -1715,15 +1715,16 @@ static void ad_start_io(struct rb_policy *p, struct rb_leg *leg,
 	struct ad_ctx *ctx = p->context;
 	struct ad_leg *l = &ctx->leg[leg->index];
 	sector_t tail = READ_ONCE(l->tail), end = io->sector + io->sectors;
+	int inflight = atomic_read(&leg->inflight);
 	u64 d, avg;
 
 	atomic64_fetch_add(io->sectors, &l->queued);
 	/* the core counted this read already: was the leg idle? */
-	if (atomic_read(&leg->inflight) == 1)
+	if (inflight == 1)
 		WRITE_ONCE(l->solo, io->sector + 1);
-	else if (atomic_read(&leg->inflight) == 2)
+	else if (inflight == 2)
 		WRITE_ONCE(l->pair, io->sector + 1);
-	if (atomic_read(&leg->inflight) >= 2)
+	if (inflight >= 2)
 		ad_queued_again(l, io->start_ns);
 	ad_add_tail(ctx, leg->index, end);
 	WRITE_ONCE(l->tail, end);

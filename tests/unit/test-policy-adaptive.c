@@ -1521,7 +1521,7 @@ static void test_unqueued_flash_room(void **state)
  * there (17 reads), not at twice its floor (28): then the nvme, later by
  * E but with room, takes the read.
  */
-static void test_queued_remote_full(void **state)
+static void test_remote_past_knee(void **state)
 {
 	struct rbt t;
 	unsigned int i;
@@ -1981,7 +1981,7 @@ int main(void)
 		cmocka_unit_test(test_small_full_queue),
 		cmocka_unit_test(test_full_soonest_end),
 		cmocka_unit_test(test_unqueued_flash_room),
-		cmocka_unit_test(test_queued_remote_full),
+		cmocka_unit_test(test_remote_past_knee),
 		cmocka_unit_test(test_flash_peers),
 		cmocka_unit_test(test_peer_round_trip),
 		cmocka_unit_test(test_floor),
