@@ -1236,7 +1236,7 @@ class Report:
     # -------------------------------------------------------------- how to
     def howto(self):
         self.out("## How it runs", "",
-                 "- `make bench` = `bench/run --full` (about 75 minutes): boots the test guest once "
+                 "- `make bench` = `bench/run --full` (about 80 minutes): boots the test guest once "
                  "(`tests/vm/run`), runs `bench/guest/driver.py` there and writes this file and "
                  "`docs/plots/`. `make bench-quick` = `bench/run --quick` (under 5 minutes, two "
                  "profiles, the report in the results dir); `bench/run --calibrate` measures the disks "
@@ -1282,7 +1282,7 @@ class Report:
                  "- Workloads that move by more than the differences between policies (4 KiB QD32: 15 to "
                  "20% between identical 1 s runs; QD1 as much between benchmarks) run in interleaved "
                  "rounds, every configuration once a round (`rounds` in bench/rbbench/plan.py; header)"
-                 + (", each round starting further along the list (with 3 rounds, a third): "
+                 + (", each round starting further along the list (with 3 rounds, a third; with 5, a fifth): "
                     "each configuration's row is its median run, so a drift over the rounds reaches "
                     "every configuration alike, and a slow spell within a round falls on different "
                     "configurations in different rounds (ssd+nvme's QD32 in runs M and N: the nvme alone "
