@@ -25,6 +25,14 @@ PEERS = ("md", "mirror", "linear")
 # run U: medians 0.991-1.005), so a ratio under 1 by no more than that
 # is a tie, not a loss (issue 7: "within a small tolerance")
 TIE_AT_LIMIT = (0.97, 0.01)
+# ... and by up to TIE_ROUNDS_WITHIN where the rounds do not all say it
+# is below: on 3hdd one 3 s round's ratio of adaptive to zfs, the same
+# module, varies by 4% (standard deviation over 12 rounds, fb19704), so a
+# median of 5 rounds carries about 2% of error and the 1% line alone
+# calls two equal policies a loss about a third of the time.  Equal
+# policies are below in every round 1 time in 2^rounds (5 rounds: 1 in
+# 32); a policy that is below in every round is not called a tie.
+TIE_ROUNDS_WITHIN = 0.03
 PEER_LABEL = {"md": "md raid1", "mirror": "dm-mirror", "linear": "dm-linear (fastest leg)"}
 # gnuplot repeats its 8 default colours: 16 distinct ones, so that nine
 # policies and three peers never share one in a plot.
@@ -1394,12 +1402,24 @@ class Report:
         return out
 
     @staticmethod
-    def tie_at_limit(r, share, best_share):
+    def tie_at_limit(r, share, best_share, rounds=()):
         """Is a ratio R under 1 a tie where the legs, not the policy, set
-        the figure?  Both read TIE_AT_LIMIT[0] of the limit or more and R
-        is within TIE_AT_LIMIT[1] of 1."""
+        the figure?  Both read TIE_AT_LIMIT[0] of the limit or more, and R
+        is within TIE_AT_LIMIT[1] of 1, or within TIE_ROUNDS_WITHIN with
+        one of the per-round ratios ROUNDS (two or more) at 1 or above."""
         at, within = TIE_AT_LIMIT
-        return bool(share and best_share) and min(share, best_share) >= at and r >= 1.0 - within
+        if not (share and best_share) or min(share, best_share) < at:
+            return False
+        return r >= 1.0 - within or (r >= 1.0 - TIE_ROUNDS_WITHIN and len(rounds) >= 2
+                                     and max(rounds) >= 1.0)
+
+    @staticmethod
+    def tie_text(r, shares):
+        """The note of a tie: what made it one."""
+        how = (f"within {TIE_AT_LIMIT[1]:.0%}" if r >= 1.0 - TIE_AT_LIMIT[1] else
+               f"within {TIE_ROUNDS_WITHIN:.0%} and not below in every round")
+        return (f"a tie at the legs' limit: both read {ratio(min(shares))} or more of it "
+                f"({TIE_AT_LIMIT[0]:g} or more, and {how}: TIE_AT_LIMIT)")
 
     def targets(self, policy="adaptive"):
         """Issue 7's targets for POLICY against this run, one verdict each:
@@ -1425,10 +1445,14 @@ class Report:
         w = "seqread-8job"
         for p in (m.profiles if w in m.workloads else []):
             s, mdv, v = m.share(p, w, c), m.value(p, w, "md"), m.value(p, w, c)
-            ok = None if s is None or mdv is None else s >= 0.95 and v >= mdv
+            shares, rounds = (s, m.share(p, w, "md")), self._ratios(p, w, c, "md")
+            tie = bool(v and mdv) and v < mdv and self.tie_at_limit(v / mdv, *shares, rounds)
+            ok = None if s is None or mdv is None else s >= 0.95 and (v >= mdv or tie)
             row("8 readers: >= 0.95 of the limit, >= md raid1", p,
-                f"{ratio3(s)} of the limit, {ratio3(v / mdv if v and mdv else None)} of md raid1",
-                f"0.95; md raid1 {ratio(m.share(p, w, 'md'))}", ok)
+                f"{ratio3(s)} of the limit, {ratio3(v / mdv if v and mdv else None)} of md raid1"
+                + self._paired_text(p, w, c, "md"),
+                f"0.95; md raid1 {ratio(m.share(p, w, 'md'))}", ok,
+                self.tie_text(v / mdv, shares) if tie else "")
         w = "seqread-1job"
         for p in (m.profiles if w in m.workloads else []):
             k = kinds(p)
@@ -1479,13 +1503,11 @@ class Report:
             best = max(others, key=others.get)
             r = v / others[best]
             shares = m.share(p, w, c), m.share(p, w, best)
-            tie = r < 1.0 and self.tie_at_limit(r, *shares)
+            rounds = self._ratios(p, w, c, best)
+            tie = r < 1.0 and self.tie_at_limit(r, *shares, rounds)
             row("4 KiB QD32: >= the fastest leg alone and the best other policy", p,
                 f"{ratio3(r)} of {config_label(best)}" + self._paired_text(p, w, c, best), "1.00",
-                r >= 1.0 or tie,
-                f"a tie at the legs' limit: both read {ratio(min(shares))} "
-                f"or more of it ({TIE_AT_LIMIT[0]:g} or more and within {TIE_AT_LIMIT[1]:.0%} count)"
-                if tie else "")
+                r >= 1.0 or tie, self.tie_text(r, shares) if tie else "")
         for (p, w, cfg), rec in sorted(self._slowdown_recovery().items()):
             if cfg != c:
                 continue
