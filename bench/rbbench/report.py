@@ -1374,14 +1374,11 @@ class Report:
                 by.setdefault(r.get("round"), {})[r["config"]] = results.value(r, unit_of(w))
         return [x[c] / x[other] for _, x in sorted(by.items()) if x.get(c) and x.get(other)]
 
-    def _paired(self, p, w, c, other):
-        """(lowest, highest) of the per-round ratios of C to OTHER, or None."""
-        rs = self._ratios(p, w, c, other)
-        return (min(rs), max(rs)) if len(rs) >= 2 else None
-
-    def _paired_text(self, p, w, c, other):
-        pr = self._paired(p, w, c, other)
-        return "" if pr is None else f" (rounds {pr[0]:.2f}-{pr[1]:.2f})"
+    def _paired_text(self, p, w, c, other, rs=None):
+        """" (rounds lo-hi)" of the per-round ratios RS (default: of C to
+        OTHER), or "" with fewer than two."""
+        rs = self._ratios(p, w, c, other) if rs is None else rs
+        return f" (rounds {spread(rs)})" if len(rs) >= 2 else ""
 
     def _slowdown_recovery(self):
         """{(profile, workload, config): (recovered s, settled s, steady
@@ -1406,20 +1403,19 @@ class Report:
         """Is a ratio R under 1 a tie where the legs, not the policy, set
         the figure?  Both read TIE_AT_LIMIT[0] of the limit or more, and R
         is within TIE_AT_LIMIT[1] of 1, or within TIE_ROUNDS_WITHIN with
-        one of the per-round ratios ROUNDS (two or more) at 1 or above."""
+        one of the per-round ratios ROUNDS (two or more) at 1 or above.
+        The note that says so, or "" if it is not a tie."""
         at, within = TIE_AT_LIMIT
-        if not (share and best_share) or min(share, best_share) < at:
-            return False
-        return r >= 1.0 - within or (r >= 1.0 - TIE_ROUNDS_WITHIN and len(rounds) >= 2
-                                     and max(rounds) >= 1.0)
-
-    @staticmethod
-    def tie_text(r, shares):
-        """The note of a tie: what made it one."""
-        how = (f"within {TIE_AT_LIMIT[1]:.0%}" if r >= 1.0 - TIE_AT_LIMIT[1] else
-               f"within {TIE_ROUNDS_WITHIN:.0%} and not below in every round")
-        return (f"a tie at the legs' limit: both read {ratio(min(shares))} or more of it "
-                f"({TIE_AT_LIMIT[0]:g} or more, and {how}: TIE_AT_LIMIT)")
+        if r >= 1.0 or not (share and best_share) or min(share, best_share) < at:
+            return ""
+        if r >= 1.0 - within:
+            how = f"within {within:.0%}"
+        elif r >= 1.0 - TIE_ROUNDS_WITHIN and len(rounds) >= 2 and max(rounds) >= 1.0:
+            how = f"within {TIE_ROUNDS_WITHIN:.0%} and not below in every round"
+        else:
+            return ""
+        return (f"a tie at the legs' limit: both read {ratio(min(share, best_share))} or more of it "
+                f"({at:g} or more, and {how}: TIE_AT_LIMIT)")
 
     def targets(self, policy="adaptive"):
         """Issue 7's targets for POLICY against this run, one verdict each:
@@ -1445,14 +1441,13 @@ class Report:
         w = "seqread-8job"
         for p in (m.profiles if w in m.workloads else []):
             s, mdv, v = m.share(p, w, c), m.value(p, w, "md"), m.value(p, w, c)
-            shares, rounds = (s, m.share(p, w, "md")), self._ratios(p, w, c, "md")
-            tie = bool(v and mdv) and v < mdv and self.tie_at_limit(v / mdv, *shares, rounds)
-            ok = None if s is None or mdv is None else s >= 0.95 and (v >= mdv or tie)
+            md_share, rounds = m.share(p, w, "md"), self._ratios(p, w, c, "md")
+            tie = self.tie_at_limit(v / mdv, s, md_share, rounds) if v and mdv else ""
+            ok = None if s is None or mdv is None else s >= 0.95 and (v >= mdv or bool(tie))
             row("8 readers: >= 0.95 of the limit, >= md raid1", p,
                 f"{ratio3(s)} of the limit, {ratio3(v / mdv if v and mdv else None)} of md raid1"
-                + self._paired_text(p, w, c, "md"),
-                f"0.95; md raid1 {ratio(m.share(p, w, 'md'))}", ok,
-                self.tie_text(v / mdv, shares) if tie else "")
+                + self._paired_text(p, w, c, "md", rounds),
+                f"0.95; md raid1 {ratio(md_share)}", ok, tie)
         w = "seqread-1job"
         for p in (m.profiles if w in m.workloads else []):
             k = kinds(p)
@@ -1504,10 +1499,10 @@ class Report:
             r = v / others[best]
             shares = m.share(p, w, c), m.share(p, w, best)
             rounds = self._ratios(p, w, c, best)
-            tie = r < 1.0 and self.tie_at_limit(r, *shares, rounds)
+            tie = self.tie_at_limit(r, *shares, rounds)
             row("4 KiB QD32: >= the fastest leg alone and the best other policy", p,
-                f"{ratio3(r)} of {config_label(best)}" + self._paired_text(p, w, c, best), "1.00",
-                r >= 1.0 or tie, self.tie_text(r, shares) if tie else "")
+                f"{ratio3(r)} of {config_label(best)}" + self._paired_text(p, w, c, best, rounds),
+                "1.00", r >= 1.0 or bool(tie), tie)
         for (p, w, cfg), rec in sorted(self._slowdown_recovery().items()):
             if cfg != c:
                 continue
