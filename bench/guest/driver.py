@@ -833,7 +833,12 @@ class Bench:
             self.remove_legs(legs)
 
     # ------------------------------------------------------------ slowdown
-    def slowdown(self, cfg):
+    def slowdown(self, cfgs):
+        """Each set of CFGS (a list, or one set) in turn."""
+        for cfg in cfgs if isinstance(cfgs, list) else [cfgs]:
+            self._slowdown_set(cfg)
+
+    def _slowdown_set(self, cfg):
         """Issue 7's recovery test: a leg slowed to about a tenth of its
         speed mid-run.  Every leg sits under a dm-linear wrapper; at AT s
         into a run the fastest leg's wrapper is swapped for dm-delay, with
