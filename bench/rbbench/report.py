@@ -1528,7 +1528,10 @@ class Report:
     def slowdown_series(r, unit, bin_ms=100):
         """[(t_s from the first sample, figure)] summed over the job's
         clones per BIN_MS, in UNIT (IOPS from KiB/s by the run's KiB per
-        I/O); the swap's time in the same scale, or None."""
+        I/O); the swap's time in the same scale, or None.  A bin without
+        a sample is 0: fio logs an interval only if it moved bytes (each
+        entry is that interval's bytes over its time), and one buffered
+        reader waits on a read-ahead window for whole intervals."""
         logs = r.get("bw_series") or []
         m = r.get("m") or {}
         per_io = (m["read"]["bw_kib"] / m["read"]["iops"]) if m.get("read", {}).get("iops") else None
@@ -1540,7 +1543,8 @@ class Report:
             return [], None
         b0 = min(bins)
         conv = (lambda k: k / per_io) if unit == "IOPS" and per_io else (lambda k: k / 1024.0)
-        series = [((b - b0) * bin_ms / 1000.0, conv(bins[b])) for b in sorted(bins)]
+        series = [((b - b0) * bin_ms / 1000.0, conv(bins.get(b, 0)))
+                  for b in range(b0, max(bins) + 1)]
         swap = r.get("swap_unix")
         return series, (swap * 1000 / bin_ms - b0) * bin_ms / 1000.0 if swap else None
 

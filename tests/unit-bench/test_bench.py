@@ -565,6 +565,20 @@ class Slowdown(unittest.TestCase):
         mib, _ = report.Report.slowdown_series(r, "MiB/s")
         self.assertAlmostEqual(mib[0][1], 8000 / 1024.0)
 
+    def test_an_interval_without_a_sample_is_zero(self):
+        # fio logs an interval only if it moved bytes: one buffered reader
+        # at 60 MiB/s in every interval it logs, one interval in five empty
+        t0 = 1_000_000
+        r = {"bw_series": [[(t0 + 100 * i, 61440, 0) for i in range(50) if i % 5 != 4]],
+             "swap_unix": (t0 + 2000) / 1000.0}
+        series, _ = report.Report.slowdown_series(r, "MiB/s")
+        self.assertEqual(len(series), 49)
+        self.assertEqual([v for _, v in series[:5]], [60.0, 60.0, 60.0, 60.0, 0.0])
+        steady, _, _ = report.Report.slowdown_after(series, 2.0, 48.0)
+        self.assertAlmostEqual(steady, 48.0, delta=1.0)
+        # 48 MiB/s in every second: not within 10% of 60
+        self.assertIsNone(report.Report.recovery_s(series, 2.0, 60.0))
+
 
 class JobFiles(unittest.TestCase):
     def test_parse_merge_render(self):
