@@ -1661,7 +1661,9 @@ class Report:
                  "until every later second is at least 0.9 of the new limit (the target: under 2 s; "
                  "a second, as rbsim judges: 8 buffered readers get their data a read-ahead window at a "
                  "time, and half seconds swing with the windows even before the swap); "
-                 "*settled*: the same against the policy's own steady level; "
+                 "*settled*: the same against the policy's own steady level (fio's bandwidth log in 100 ms "
+                 "bins, a bin it logged nothing in counted as 0: fio logs an interval only if it moved "
+                 "bytes); "
                  "*steady*: the last 1.5 s against the new limit; *before*: the last second before the swap "
                  "against the old limit (the legs alone before the swap).", "")
         for (p, w), rs in self._slowdown_groups().items():
