@@ -114,6 +114,10 @@ PEERS = ["md", "mirror", "linear"]
 # Random workloads are reported in IOPS, the others in MiB/s.
 IOPS_WORKLOADS = ("randread-qd1", "randread-qd32", "randrw-70")
 
+# What every set of slowdowns shares: the policies, when the leg slows (s)
+# and the run's length (s).
+SLOWDOWN_RUN = {"policies": ["adaptive", "hst", "md", "latency"], "at": 1.5, "runtime": 5}
+
 MODES = {
     # make bench: every profile and workload, seeds 003 and 004, the CPU
     # overhead rounds, the slowdowns: about 80 minutes on a quiet host with
@@ -176,11 +180,9 @@ MODES = {
         # simulator's slowed leg (its rate a tenth) costs that reader most
         # (docs/policies-beyond.md), dm-delay here is the target's (about
         # 80 s more)
-        "slowdown": [{"profiles": ["2hdd+ssd", "nvme+remote"],
-                      "workloads": ["randread-qd32", "seqread-8job"],
-                      "policies": ["adaptive", "hst", "md", "latency"], "at": 1.5, "runtime": 5},
-                     {"profiles": ["3hdd-seek"], "workloads": ["seqread-1job"],
-                      "policies": ["adaptive", "hst", "md", "latency"], "at": 1.5, "runtime": 5}],
+        "slowdown": [dict(SLOWDOWN_RUN, profiles=["2hdd+ssd", "nvme+remote"],
+                          workloads=["randread-qd32", "seqread-8job"]),
+                     dict(SLOWDOWN_RUN, profiles=["3hdd-seek"], workloads=["seqread-1job"])],
         "deadline_s": 85 * 60,
     },
     # make bench-quick: two profiles, two workloads, short seeds.
