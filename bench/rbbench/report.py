@@ -1661,11 +1661,11 @@ class Report:
                  "until every later second is at least 0.9 of the new limit (the target: under 2 s; "
                  "a second, as rbsim judges: 8 buffered readers get their data a read-ahead window at a "
                  "time, and half seconds swing with the windows even before the swap); "
-                 "*settled*: the same against the policy's own steady level (fio's bandwidth log in 100 ms "
-                 "bins, a bin it logged nothing in counted as 0: fio logs an interval only if it moved "
-                 "bytes); "
+                 "*settled*: the same against the policy's own steady level; "
                  "*steady*: the last 1.5 s against the new limit; *before*: the last second before the swap "
-                 "against the old limit (the legs alone before the swap).", "")
+                 "against the old limit (the legs alone before the swap). All four are from fio's bandwidth "
+                 "log in 100 ms bins, a bin it logged nothing in counted as 0 (fio logs an interval only "
+                 "if it moved bytes).", "")
         for (p, w), rs in self._slowdown_groups().items():
             unit = unit_of(w)
             new_lim, alone = self._new_limit(rs, unit)
