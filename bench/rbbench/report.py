@@ -6,6 +6,7 @@ base; 003: the IO-controller matrix and its per-job table; 004: throughput
 per interval next to the disks' writes)."""
 
 import argparse
+import bisect
 import datetime
 import math
 import os
@@ -1389,7 +1390,7 @@ class Report:
             unit = unit_of(w)
             new_lim = self._new_limit(rs, unit)[0]
             for r in (x for x in rs if x.get("phase") == "run"):
-                series, swap = self.slowdown_series(r, unit)
+                series, swap = self.run_series(r, unit)
                 if swap is None or not series:
                     out[(p, w, r["config"])] = (None, None, None)
                     continue
@@ -1524,6 +1525,49 @@ class Report:
         self.out(*md_table(["target", "profile", policy, "wanted", "verdict", "note"], rows, "llllll"), "")
 
     # ------------------------------------------------------------- slowdown
+    def run_series(self, r, unit):
+        """A slowdown run's series and swap time: the array's own reads
+        (array_series), or fio's log where the sampler did not see them."""
+        series, swap = self.array_series(r, unit)
+        return (series, swap) if series else self.slowdown_series(r, unit)
+
+    def array_series(self, r, unit, bin_ms=100):
+        """[(t_s from the job's start, figure)] per BIN_MS of the reads the
+        array device (the run's "top") completed, in UNIT (IOPS: reads;
+        MiB/s: their sectors), from the sampler's counters interpolated to
+        the bins' edges over the job's window; the swap's time in the same
+        scale, or None; ([], None) without samples of it.  Counters lose
+        nothing where a sample comes late, as fio's averaged log does (an
+        entry is its bytes over the time since fio's log thread last ran,
+        so a guest stall stretches one entry over two bins and leaves the
+        other without one), and a buffered reader's own log moves a
+        read-ahead window at a time while the array reads on."""
+        samples, top = self.res.samples, r.get("top")
+        if not samples or not top or r.get("t0") is None or r.get("t1") is None:
+            return [], None
+        ts = [s[0] for s in samples]
+        col = 0 if unit == "IOPS" else 1
+        scale = 1.0 if unit == "IOPS" else 512 / 1048576.0
+
+        def at(t):
+            i = bisect.bisect_left(ts, t * 1e9)
+            if i <= 0 or i >= len(samples):
+                return None
+            v = results._interp_dev(samples, t * 1e9, i, top)
+            return v[col] if v else None
+
+        # the job's runtime from its start, not the reads fio reaps after
+        t0, dur = r["t0"], (r.get("duration_s") or 0) - (r.get("ramp_s") or 0)
+        t1 = min(r["t1"], t0 + dur) if dur > 0 else r["t1"]
+        n = int(round((t1 - t0) * 1000)) // bin_ms
+        edges = [at(t0 + b * bin_ms / 1000.0) for b in range(n + 1)]
+        if n <= 0 or None in edges:
+            return [], None
+        series = [(b * bin_ms / 1000.0, (edges[b + 1] - edges[b]) * scale * 1000.0 / bin_ms)
+                  for b in range(n)]
+        swap = r.get("swap_unix")
+        return series, (swap - t0) if swap else None
+
     @staticmethod
     def slowdown_series(r, unit, bin_ms=100):
         """[(t_s from the first sample, figure)] summed over the job's
@@ -1663,9 +1707,13 @@ class Report:
                  "time, and half seconds swing with the windows even before the swap); "
                  "*settled*: the same against the policy's own steady level; "
                  "*steady*: the last 1.5 s against the new limit; *before*: the last second before the swap "
-                 "against the old limit (the legs alone before the swap). All four are from fio's bandwidth "
-                 "log in 100 ms bins, a bin it logged nothing in counted as 0 (fio logs an interval only "
-                 "if it moved bytes).", "")
+                 "against the old limit (the legs alone before the swap). All four are from the reads the "
+                 "array device completed in 100 ms bins (the sampler's counters, interpolated to the bins' "
+                 "edges; fio's bandwidth log before run AL: an entry there is its bytes over the time "
+                 "since fio's log thread last ran, so a stalled guest stretched one entry over two bins and "
+                 "left the other empty, and a buffered reader's log moves a read-ahead window at a "
+                 "time); the array's reads run ahead of fio's while buffered readers' windows grow, "
+                 "so their *before* can exceed 1.", "")
         for (p, w), rs in self._slowdown_groups().items():
             unit = unit_of(w)
             new_lim, alone = self._new_limit(rs, unit)
@@ -1674,7 +1722,7 @@ class Report:
             share = next((r.get("slowed_to") for r in rs if r.get("phase") == "run" and r.get("slowed_to")), None)
             rows, plot = [], []
             for r in (x for x in rs if x.get("phase") == "run"):
-                series, swap = self.slowdown_series(r, unit)
+                series, swap = self.run_series(r, unit)
                 if r.get("problem") and not series:
                     rows.append([config_label(r["config"]), "-", "-", "-", "-", r["problem"]])
                     continue

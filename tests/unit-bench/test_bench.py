@@ -580,6 +580,30 @@ class Slowdown(unittest.TestCase):
         self.assertIsNone(report.Report.recovery_s(series, 2.0, 60.0))
 
 
+    def test_the_array_series_counts_reads_across_a_late_sample(self):
+        # the array (dm-9) completes 1000 reads a second, 8 sectors each;
+        # the sampler ran late once (no sample at 1.2 s): both bins still
+        # get their 100 reads, where fio's averaged log would leave one empty
+        res = results.Results(DATA)
+        t0 = 1_000
+        res.samples = [(int((t0 + k / 10) * 1e9), 0, 0, {"dm-9": (100 * k, 800 * k, 0, 0)})
+                       for k in range(40) if k != 12]
+        r = {"top": "dm-9", "t0": t0 + 0.5, "t1": t0 + 3.0, "duration_s": 2.0, "ramp_s": 0,
+             "swap_unix": t0 + 1.5}
+        rep = report.Report(res, "/nonexistent", "/nonexistent.md")
+        series, swap = rep.array_series(r, "IOPS")
+        self.assertEqual(len(series), 20)       # the runtime, not the window's last sample
+        self.assertAlmostEqual(swap, 1.0)
+        for _, v in series:
+            self.assertAlmostEqual(v, 1000.0)
+        mib, _ = rep.array_series(r, "MiB/s")
+        self.assertAlmostEqual(mib[7][1], 8000 * 512 / 1048576.0)
+        self.assertEqual(rep.run_series(r, "IOPS"), (series, swap))
+        # no samples of the array: fio's log
+        self.assertEqual(rep.array_series(dict(r, top="dm-8"), "IOPS"), ([], None))
+        self.assertEqual(rep.run_series(dict(r, top="dm-8"), "IOPS"), ([], None))
+
+
 class JobFiles(unittest.TestCase):
     def test_parse_merge_render(self):
         text = "# c\n[global]\nbs=4k\ntime_based\n; x\n[a]\nbs=8k\n[b]\nrw=write\n"
