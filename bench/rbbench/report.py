@@ -1573,9 +1573,12 @@ class Report:
         """[(t_s from the first sample, figure)] summed over the job's
         clones per BIN_MS, in UNIT (IOPS from KiB/s by the run's KiB per
         I/O); the swap's time in the same scale, or None.  A bin without
-        a sample is 0: fio logs an interval only if it moved bytes (each
-        entry is that interval's bytes over its time), and one buffered
-        reader waits on a read-ahead window for whole intervals."""
+        a sample is 0: fio logs an interval only if it moved bytes, and
+        one buffered reader waits on a read-ahead window for whole
+        intervals.  But an entry is its bytes over the time since fio's
+        log thread last ran, which a stalled guest stretches over two
+        bins: then the other bin is not 0 and this series reads low.
+        Only for runs without samples of the array (run_series)."""
         logs = r.get("bw_series") or []
         m = r.get("m") or {}
         per_io = (m["read"]["bw_kib"] / m["read"]["iops"]) if m.get("read", {}).get("iops") else None

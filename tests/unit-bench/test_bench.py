@@ -579,7 +579,6 @@ class Slowdown(unittest.TestCase):
         # 48 MiB/s in every second: not within 10% of 60
         self.assertIsNone(report.Report.recovery_s(series, 2.0, 60.0))
 
-
     def test_the_array_series_counts_reads_across_a_late_sample(self):
         # the array (dm-9) completes 1000 reads a second, 8 sectors each;
         # the sampler ran late once (no sample at 1.2 s): both bins still
