@@ -120,8 +120,12 @@ static struct rb_policy *rb_policy_new(struct readbal_c *rc,
 			goto bad;
 		}
 		r = type->set_knob(p, knob, argv[i + 1], error);
-		if (r)
+		if (r) {
+			/* the caller's error names neither: say which */
+			DMWARN("%s %s %s: %s", type->name, argv[i], argv[i + 1],
+			       *error);
 			goto bad;
+		}
 	}
 	return p;
 bad:

@@ -13,26 +13,15 @@ c=$(rb_disk c ram size=64)
 dm_create sw "$(rb_table "$(rb_sectors "$a")" roundrobin "" "$a" "$b" "$c")"
 dev=$(dm_dev sw)
 done_flag=/tmp/switches-done
-rm -f "$done_flag"
 
 # fio runs back to back until the switches are done; each run must pass.
-(
-	runs=0
-	while [ ! -e "$done_flag" ]; do
-		fio --name=v --filename="$dev" --size=32M --rw=randwrite --bsrange=4k-128k \
-			--direct=1 --ioengine=libaio --iodepth=16 --numjobs=1 \
-			--verify=crc32c --verify_backlog=32 --verify_fatal=1 \
-			--output-format=terse >/tmp/fio-v.out 2>&1 ||
-			{ echo "fio run $runs failed:"; cat /tmp/fio-v.out; exit 1; }
-		runs=$((runs + 1))
-	done
-	echo "fio: $runs verified runs"
-) &
+fio_verify_until "$done_flag" "$dev" 32M randwrite --bsrange=4k-128k
 fio_pid=$!
 
 policies=("pid" "roundrobin" "latency" "device preferred 0" "round-robin"
 	  "roundrobin rot_nonlocal_inc 5" "device preferred 1,2"
-	  "round-robin min_contig_read 65536")
+	  "round-robin min_contig_read 65536" "md" "zfs" "hst" "adaptive"
+	  "adaptive flash_chunk_kb 64 rot_chunk_kb 256")
 # The switches go through one process (tests/lib/dm-messages), not 1000
 # dmsetup runs, so they come fast enough to land on reads in flight.
 active=pid
@@ -43,6 +32,7 @@ for i in $(seq 0 999); do
 		roundrobin) echo "sw set rot_nonlocal_inc $((i % 7))" ;;
 		device) echo "sw set preferred $((i % 3))" ;;
 		round-robin) echo "sw set min_contig_read $(((i % 8 + 1) * 4096))" ;;
+		adaptive) echo "sw set decay_ms $((i % 200 + 1))" ;;
 		*) echo "sw reset_stats" ;;
 		esac
 	else

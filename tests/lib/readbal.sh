@@ -55,3 +55,25 @@ rb_policy_of() { rb_status "$1" | awk '{ n = 3 + $1 * $2; e = n + 1 + $(n + 1); 
 
 # rb_read_direct DEV MB [SKIP_MB]: read MB MiB with O_DIRECT.
 rb_read_direct() { dd if="$1" of=/dev/null bs=1M count="$2" skip="${3:-0}" iflag=direct status=none; }
+
+# fio_verify_until FLAG DEV SIZE RW [FIO OPTION...]: in the background, fio
+# writes and verifies DEV (direct, QD16) run after run until file FLAG
+# exists; a failed run ends it with fio's output. Then: wait $!.
+fio_verify_until() {
+	local flag=$1 dev=$2 size=$3 rw=$4 out
+	shift 4
+	rm -f "$flag"
+	out=$(mktemp)
+	(
+		runs=0
+		while [ ! -e "$flag" ]; do
+			fio --name=v --filename="$dev" --size="$size" --rw="$rw" \
+				--direct=1 --ioengine=libaio --iodepth=16 \
+				--verify=crc32c --verify_backlog=32 --verify_fatal=1 \
+				--output-format=terse "$@" >"$out" 2>&1 ||
+				{ echo "fio run $runs failed:"; cat "$out"; exit 1; }
+			runs=$((runs + 1))
+		done
+		echo "fio: $runs verified runs"
+	) &
+}
