@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# vm-timeout: 3600
+# The long fuzz (tests/fuzz/run writes RESULTS/fuzz.conf): table lines over
+# several seeds, messages to a live mirror of each policy while fio
+# verifies, and the tool's argv (tests/fuzz/cli-fuzz). Any failure fails
+# the script; each part prints its own summary line.
+set -euo pipefail
+source tests/lib/common.sh
+source tests/lib/disks.sh
+source tests/lib/readbal.sh
+SEEDS=3 TABLES=1500 MESSAGES=4000 CLI=1000 CLI_BIN=
+# shellcheck source=/dev/null
+[ -f "$RB_RESULTS/fuzz.conf" ] && . "$RB_RESULTS/fuzz.conf"
+
+a=$(rb_disk a ssd size=32)
+b=$(rb_disk b hdd size=32)
+c=$(rb_disk c ram size=32)
+d=$(rb_disk d nvme size=32)
+log=$(rb_disk log ram size=1)
+s=$(rb_sectors "$a")
+rc=0
+for seed in $(seq 1 "$SEEDS"); do
+	tests/lib/dm-fuzz tables --seed "$seed" --count "$TABLES" --log "$log" \
+		"$a" "$b" "$c" "$d" || rc=1
+done
+seed=0
+for p in pid roundrobin latency device round-robin md zfs hst adaptive; do
+	seed=$((seed + 1))
+	dm_create fz "$(rb_table "$s" "$p" "" "$a" "$b" "$c" "$d")"
+	fio_verify_until /tmp/fuzz-done "$(dm_dev fz)" 24M randrw --bsrange=4k-1m
+	fio_pid=$!
+	tests/lib/dm-fuzz messages --seed "$seed" --count "$MESSAGES" --sectors "$s" fz || rc=1
+	touch /tmp/fuzz-done
+	wait "$fio_pid" || { echo "FAIL: fio beside the messages to $p"; rc=1; }
+	dm_remove fz
+	for leg in "$b" "$c" "$d"; do
+		timeout -k 10 120 cmp -n $((s * 512)) "$a" "$leg" ||
+			{ echo "FAIL: legs $a and $leg differ after the messages to $p"; rc=1; }
+	done
+done
+if [ -n "$CLI_BIN" ] && ((CLI > 0)); then
+	tests/fuzz/cli-fuzz "$CLI_BIN" 1 "$CLI" "$a" "$b" "$c" "$d" || rc=1
+fi
+exit $rc
