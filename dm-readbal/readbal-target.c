@@ -513,17 +513,32 @@ static u64 rb_regions_in_sync(struct readbal_c *rc)
 	return n;
 }
 
+/*
+ * The legs a reload of the table line must copy again: those resyncing,
+ * and the failed ones, which missed writes (a reload of a line without
+ * them would trust them; readbal replace adds them too).  Not with every
+ * leg failed: there is no leg to copy from, and the line must still load.
+ */
+static unsigned long rb_emit_rebuild(struct readbal_c *rc)
+{
+	unsigned long alive = READ_ONCE(rc->alive);
+
+	if (!alive)
+		return rb_syncing(rc);
+	return ~alive & GENMASK(rc->set.nr_legs - 1, 0);
+}
+
 /* Features as the table line gives them: non-default ones only. */
 static unsigned int rb_emit_features(struct readbal_c *rc, char *result,
 				     unsigned int maxlen, unsigned int sz)
 {
-	unsigned long syncing = rb_syncing(rc);
+	unsigned long rebuild = rb_emit_rebuild(rc);
 	bool errors = rc->max_read_errors != RB_MAX_READ_ERRORS;
 	bool region = rc->region_size != RB_REGION_SIZE;
 	bool log_dev = rc->log_dev_path;
 	unsigned int i, n;
 
-	n = 2 * (hweight_long(syncing) + errors + region + log_dev) +
+	n = 2 * (hweight_long(rebuild) + errors + region + log_dev) +
 		3 * hweight_long(rc->depth_given) +
 		(rc->log_sync != RB_LOG_DEFAULT);
 	if (!n)
@@ -531,7 +546,7 @@ static unsigned int rb_emit_features(struct readbal_c *rc, char *result,
 	DMEMIT(" %u", n);
 	if (errors)
 		DMEMIT(" max_read_errors %u", rc->max_read_errors);
-	for_each_set_bit(i, &syncing, rc->set.nr_legs)
+	for_each_set_bit(i, &rebuild, rc->set.nr_legs)
 		DMEMIT(" rebuild %u", i);
 	for_each_set_bit(i, &rc->depth_given, rc->set.nr_legs)
 		DMEMIT(" queue_depth %u %u", i, rc->legs[i].queue_depth);

@@ -2,13 +2,14 @@
 # vm-timeout: 3600
 # The long fuzz (tests/fuzz/run writes RESULTS/fuzz.conf): table lines over
 # several seeds, messages to a live mirror of each policy while fio
-# verifies, and the tool's argv (tests/fuzz/cli-fuzz). Any failure fails
-# the script; each part prints its own summary line.
+# verifies, random faults and repairs under fio verify (tests/lib/dm-faults,
+# one run a seed), and the tool's argv (tests/fuzz/cli-fuzz). Any failure
+# fails the script; each part prints its own summary line.
 set -euo pipefail
 source tests/lib/common.sh
 source tests/lib/disks.sh
 source tests/lib/readbal.sh
-SEEDS=3 TABLES=1500 MESSAGES=4000 CLI=1000 CLI_BIN=
+SEEDS=3 TABLES=1500 MESSAGES=4000 FAULTS=300 CLI=1000 CLI_BIN=
 # shellcheck source=/dev/null
 [ -f "$RB_RESULTS/fuzz.conf" ] && . "$RB_RESULTS/fuzz.conf"
 
@@ -38,6 +39,11 @@ for p in pid roundrobin latency device round-robin md zfs hst adaptive; do
 			{ echo "FAIL: legs $a and $leg differ after the messages to $p"; rc=1; }
 	done
 done
+if ((FAULTS > 0)); then
+	for seed in $(seq 1 "$SEEDS"); do
+		rb_faults_run "$seed" "$FAULTS" "$a" "$b" "$c"
+	done
+fi
 if [ -n "$CLI_BIN" ] && ((CLI > 0)); then
 	tests/fuzz/cli-fuzz "$CLI_BIN" 1 "$CLI" "$a" "$b" "$c" "$d" || rc=1
 fi

@@ -4,8 +4,9 @@
 # refused one fails with EINVAL and a readbal error in the kernel log and
 # leaves nothing loaded or changed; every table line taken reads back as one
 # that loads the same; messages, policy switches among them, land while fio
-# writes and verifies. Fixed seeds: a failure is reproduced by running the
-# same line again.
+# writes and verifies. Then faults and repairs at random (tests/lib/dm-faults)
+# under fio verify. Fixed seeds: a failure is reproduced by running the same
+# line again.
 set -euo pipefail
 source tests/lib/common.sh
 source tests/lib/disks.sh
@@ -39,3 +40,8 @@ dm_remove fz
 # 13-switch-under-load.sh on a null_blk queue that once stalled).
 timeout -k 10 120 cmp -n $((s * 512)) "$a" "$b" || die "legs a and b differ (or cmp stalled)"
 timeout -k 10 120 cmp -n $((s * 512)) "$a" "$c" || die "legs a and c differ (or cmp stalled)"
+
+# Faults and repairs at random (a leg swapped to error and back, fail_leg,
+# reinstate_leg, a reload of the mirror's own table line, suspends, policy
+# switches) while fio verifies: no error, no stale read, legs identical.
+rb_faults_run 1 40 "$(rb_disk fa ssd size=32)" "$(rb_disk fb hdd size=32)" "$(rb_disk fc ram size=32)"

@@ -3,7 +3,9 @@
 # Write errors and resync (issue 4): a leg that fails writes during fio is
 # marked D with a dm event, fio sees no error, the leg is not read again;
 # reinstate_leg resyncs it and the legs end identical.  A table reload
-# with "rebuild N" replaces a leg by a new device, resynced before reads.
+# with "rebuild N" replaces a leg by a new device, resynced before reads;
+# a failed leg is named "rebuild" in the table line, so a reload of that
+# line copies it again.
 set -euo pipefail
 source tests/lib/common.sh
 source tests/lib/disks.sh
@@ -66,6 +68,23 @@ echo "after rebuild: $(rb_status mir)"
 dmsetup table mir | grep -q rebuild && die "table still names rebuild once in sync"
 dm_remove mir
 cmp "${legs[0]}" "$new" || die "the rebuilt leg differs"
+
+# A failed leg missed writes: the table line names it "rebuild", so
+# reloading the line dmsetup prints copies it again instead of trusting it.
+dm_create mir "$(rb_table "$s" pid "" "${legs[@]}")"
+dev=$(dm_dev mir)
+dd if=/dev/urandom of="$dev" bs=1M count=4 oflag=direct status=none
+dmsetup message mir 0 fail_leg 1
+dd if=/dev/urandom of="$dev" bs=1M count=4 oflag=direct status=none
+line=$(dmsetup table mir)
+[[ $line == *" 2 rebuild 1" ]] || die "failed leg 1 not named rebuild: $line"
+dmsetup reload mir --table "$line"
+dmsetup resume mir
+rb_wait_sync mir
+[[ $(dmsetup table mir) != *rebuild* ]] || die "rebuild still named once in sync: $(dmsetup table mir)"
+dm_remove mir
+cmp -n 4M "${legs[0]}" "${legs[1]}" || die "the failed leg was trusted after a reload of the table line"
+cmp -n 4M "${legs[0]}" "${legs[2]}" || die "legs 0 and 2 differ"
 
 # Every leg failed: I/O errors out at once; the device can be removed.
 dm_create mir "$(rb_table "$s" pid "" "${legs[@]}")"

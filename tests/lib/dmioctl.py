@@ -74,8 +74,13 @@ def clear(ctl, name):
 
 
 def resume(ctl, name):
-    """Make the inactive table live."""
+    """Resume, making an inactive table live."""
     _call(ctl, DEV_SUSPEND, name)
+
+
+def suspend(ctl, name):
+    """Suspend: in-flight I/O ends, new I/O waits for the resume."""
+    _call(ctl, DEV_SUSPEND, name, flags=SUSPEND_FLAG)
 
 
 def flags(ctl, name):

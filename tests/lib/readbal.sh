@@ -77,3 +77,30 @@ fio_verify_until() {
 		echo "fio: $runs verified runs"
 	) &
 }
+
+# rb_faults_run SEED STEPS DISK...: a mirror (adaptive) of linear dm legs over
+# the DISKs, random faults and repairs on it (tests/lib/dm-faults) while fio
+# writes and verifies; then the legs must be identical. Fails the script.
+rb_faults_run() {
+	local seed=$1 steps=$2 i=0 d s fio_pid legs=()
+	shift 2
+	for d in "$@"; do
+		dm_create "fleg$i" "0 $(rb_sectors "$d") linear $d 0"
+		legs+=("$(dm_dev "fleg$i")")
+		i=$((i + 1))
+	done
+	s=$(rb_sectors "${legs[0]}")
+	dm_create fm "$(rb_table "$s" adaptive "" "${legs[@]}")"
+	fio_verify_until /tmp/faults-done "$(dm_dev fm)" 24M randrw --bsrange=4k-256k
+	fio_pid=$!
+	tests/lib/dm-faults --seed "$seed" --steps "$steps" --sectors "$s" fm "${legs[@]}" ||
+		{ touch /tmp/faults-done; wait "$fio_pid"; die "dm-faults: see above"; }
+	touch /tmp/faults-done
+	wait "$fio_pid" || die "fio saw an error or wrong data beside the faults"
+	dm_remove fm
+	for ((i = 1; i < ${#legs[@]}; i++)); do
+		timeout -k 10 120 cmp -n $((s * 512)) "${legs[0]}" "${legs[$i]}" ||
+			die "legs 0 and $i differ after the faults (or cmp stalled)"
+	done
+	for ((i = 0; i < ${#legs[@]}; i++)); do dm_remove "fleg$i"; done
+}
