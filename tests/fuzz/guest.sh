@@ -3,7 +3,7 @@
 # The long fuzz (tests/fuzz/run writes RESULTS/fuzz.conf): table lines over
 # several seeds, messages to a live mirror of each policy while fio
 # verifies, random faults and repairs under fio verify (tests/lib/dm-faults,
-# one run a seed), and the tool's argv (tests/fuzz/cli-fuzz). Any failure
+# a run a seed with a core log and one with a disk log), and the tool's argv (tests/fuzz/cli-fuzz). Any failure
 # fails the script; each part prints its own summary line.
 set -euo pipefail
 source tests/lib/common.sh
@@ -42,6 +42,7 @@ done
 if ((FAULTS > 0)); then
 	for seed in $(seq 1 "$SEEDS"); do
 		rb_faults_run "$seed" "$FAULTS" "$a" "$b" "$c"
+		rb_faults_run --log "$log" "$seed" "$FAULTS" "$a" "$b" "$d"
 	done
 fi
 if [ -n "$CLI_BIN" ] && ((CLI > 0)); then

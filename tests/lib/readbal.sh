@@ -78,11 +78,19 @@ fio_verify_until() {
 	) &
 }
 
-# rb_faults_run SEED STEPS DISK...: a mirror (adaptive) of linear dm legs over
-# the DISKs, random faults and repairs on it (tests/lib/dm-faults) while fio
-# writes and verifies; then the legs must be identical. Fails the script.
+# rb_faults_run [--log DEV] SEED STEPS DISK...: a mirror (adaptive; with a
+# disk log on DEV) of linear dm legs over the DISKs, random faults and
+# repairs on it (tests/lib/dm-faults) while fio writes and verifies; then
+# the legs must be identical. Fails the script.
 rb_faults_run() {
-	local seed=$1 steps=$2 i=0 d s fio_pid legs=()
+	local seed steps i=0 d s fio_pid legs=() feats=""
+	if [ "$1" = --log ]; then
+		feats=" 4 region_size 256 log_dev $2"
+		# a new log: the table fuzz may have left another one there
+		dd if=/dev/zero of="$2" bs=1M count=1 oflag=direct status=none
+		shift 2
+	fi
+	seed=$1 steps=$2
 	shift 2
 	for d in "$@"; do
 		dm_create "fleg$i" "0 $(rb_sectors "$d") linear $d 0"
@@ -90,7 +98,7 @@ rb_faults_run() {
 		i=$((i + 1))
 	done
 	s=$(rb_sectors "${legs[0]}")
-	dm_create fm "$(rb_table "$s" adaptive "" "${legs[@]}")"
+	dm_create fm "$(rb_table "$s" adaptive "" "${legs[@]}")$feats"
 	fio_verify_until /tmp/faults-done "$(dm_dev fm)" 24M randrw --bsrange=4k-256k
 	fio_pid=$!
 	tests/lib/dm-faults --seed "$seed" --steps "$steps" --sectors "$s" fm "${legs[@]}" ||
