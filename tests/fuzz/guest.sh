@@ -3,8 +3,9 @@
 # The long fuzz (tests/fuzz/run writes RESULTS/fuzz.conf): table lines over
 # several seeds, messages to a live mirror of each policy while fio
 # verifies, random faults and repairs under fio verify (tests/lib/dm-faults,
-# a run a seed with a core log and one with a disk log), and the tool's argv (tests/fuzz/cli-fuzz). Any failure
-# fails the script; each part prints its own summary line.
+# a run a seed with a core log and one with a disk log), and the tool's
+# argv (tests/fuzz/cli-fuzz). Any failure fails the script; each part
+# prints its own summary line.
 set -euo pipefail
 source tests/lib/common.sh
 source tests/lib/disks.sh
@@ -18,7 +19,6 @@ b=$(rb_disk b hdd size=32)
 c=$(rb_disk c ram size=32)
 d=$(rb_disk d nvme size=32)
 log=$(rb_disk log ram size=1)
-s=$(rb_sectors "$a")
 rc=0
 for seed in $(seq 1 "$SEEDS"); do
 	tests/lib/dm-fuzz tables --seed "$seed" --count "$TABLES" --log "$log" \
@@ -27,17 +27,7 @@ done
 seed=0
 for p in pid roundrobin latency device round-robin md zfs hst adaptive; do
 	seed=$((seed + 1))
-	dm_create fz "$(rb_table "$s" "$p" "" "$a" "$b" "$c" "$d")"
-	fio_verify_until /tmp/fuzz-done "$(dm_dev fz)" 24M randrw --bsrange=4k-1m
-	fio_pid=$!
-	tests/lib/dm-fuzz messages --seed "$seed" --count "$MESSAGES" --sectors "$s" fz || rc=1
-	touch /tmp/fuzz-done
-	wait "$fio_pid" || { echo "FAIL: fio beside the messages to $p"; rc=1; }
-	dm_remove fz
-	for leg in "$b" "$c" "$d"; do
-		timeout -k 10 120 cmp -n $((s * 512)) "$a" "$leg" ||
-			{ echo "FAIL: legs $a and $leg differ after the messages to $p"; rc=1; }
-	done
+	rb_messages_run "$seed" "$MESSAGES" "$p" "$a" "$b" "$c" "$d" || rc=1
 done
 if ((FAULTS > 0)); then
 	for seed in $(seq 1 "$SEEDS"); do

@@ -5,6 +5,7 @@ so a test can make thousands of them.  Each raises OSError as the kernel
 answers; names are dm device names.  Tests only: the tools use
 libdevmapper."""
 import fcntl
+import os
 import struct
 
 DM_NAME_LEN, DM_UUID_LEN = 128, 129
@@ -18,7 +19,6 @@ TABLE_LOAD, TABLE_CLEAR, TABLE_STATUS, TARGET_MSG = 9, 10, 12, 14
 
 SUSPEND_FLAG = 1 << 1
 STATUS_TABLE_FLAG = 1 << 4
-ACTIVE_PRESENT_FLAG = 1 << 5
 INACTIVE_PRESENT_FLAG = 1 << 6
 QUERY_INACTIVE_TABLE_FLAG = 1 << 12
 DATA_OUT_FLAG = 1 << 16
@@ -97,3 +97,10 @@ def table_status(ctl, name, table=False, inactive=False):
     if not count:
         return None
     return out[SPEC.size:].split(b"\0", 1)[0].decode()
+
+
+def sectors_of(dev):
+    """The size of block device @dev (a path) in 512-byte sectors."""
+    k = os.path.basename(os.path.realpath(dev))
+    with open(f"/sys/class/block/{k}/size") as f:
+        return int(f.read())

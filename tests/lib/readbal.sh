@@ -78,6 +78,44 @@ fio_verify_until() {
 	) &
 }
 
+# rb_legs_same SECTORS DEV...: the first SECTORS of every DEV equal the
+# first's; says which differ. Each cmp is bounded: a null_blk queue once
+# stalled a read of the raw legs for a test's whole timeout
+# (13-switch-under-load.sh).
+rb_legs_same() {
+	local s=$1 first=$2 d rc=0
+	shift 2
+	for d in "$@"; do
+		timeout -k 10 120 cmp -n $((s * 512)) "$first" "$d" ||
+			{ echo "FAIL: $first and $d differ (or cmp stalled)"; rc=1; }
+	done
+	return $rc
+}
+
+# rb_messages_run SEED COUNT POLICY DISK...: a mirror (POLICY) of the DISKs,
+# COUNT random and mutated messages to it (tests/lib/dm-fuzz) while fio
+# writes and verifies; then every leg must be in service and the legs
+# identical. Returns 1 with FAIL lines, or 0.
+rb_messages_run() {
+	local seed=$1 count=$2 policy=$3 s l fio_pid rc=0
+	shift 3
+	s=$(rb_sectors "$1")
+	dm_create fz "$(rb_table "$s" "$policy" "" "$@")"
+	fio_verify_until /tmp/fuzz-done "$(dm_dev fz)" 24M randrw --bsrange=4k-1m
+	fio_pid=$!
+	sleep 2	# let fio get going
+	tests/lib/dm-fuzz messages --seed "$seed" --count "$count" --sectors "$s" fz || rc=1
+	touch /tmp/fuzz-done
+	wait "$fio_pid" || { echo "FAIL: fio beside the messages to $policy"; rc=1; }
+	for ((l = 0; l < $#; l++)); do
+		[ "$(rb_leg_state fz $l)" = A ] ||
+			{ echo "FAIL: leg $l not in service: $(rb_status fz)"; rc=1; }
+	done
+	dm_remove fz
+	rb_legs_same "$s" "$@" || rc=1
+	return $rc
+}
+
 # rb_faults_run [--log DEV] SEED STEPS DISK...: a mirror (adaptive; with a
 # disk log on DEV) of linear dm legs over the DISKs, random faults and
 # repairs on it (tests/lib/dm-faults) while fio writes and verifies; then
@@ -106,9 +144,6 @@ rb_faults_run() {
 	touch /tmp/faults-done
 	wait "$fio_pid" || die "fio saw an error or wrong data beside the faults"
 	dm_remove fm
-	for ((i = 1; i < ${#legs[@]}; i++)); do
-		timeout -k 10 120 cmp -n $((s * 512)) "${legs[0]}" "${legs[$i]}" ||
-			die "legs 0 and $i differ after the faults (or cmp stalled)"
-	done
+	rb_legs_same "$s" "${legs[@]}" || die "the legs differ after the faults"
 	for ((i = 0; i < ${#legs[@]}; i++)); do dm_remove "fleg$i"; done
 }
